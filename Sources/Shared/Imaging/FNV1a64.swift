@@ -1,0 +1,48 @@
+/// The 64-bit FNV-1a hash: small, fast, stable across platforms and runs.
+///
+/// Used for pixel hashes and for names derived from URLs. Not a cryptographic hash.
+public struct FNV1a64: Sendable {
+    /// The hash of everything combined so far.
+    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// Starts an empty hash.
+    public init() {}
+
+    /// Adds bytes to the hash.
+    public mutating func combine(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var hash = value
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        value = hash
+    }
+
+    /// Adds bytes to the hash.
+    public mutating func combine(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { combine($0) }
+    }
+
+    /// Adds a string's UTF-8 bytes to the hash.
+    public mutating func combine(_ string: String) {
+        combine(Array(string.utf8))
+    }
+
+    /// Adds a 32-bit number as four big-endian bytes.
+    public mutating func combine(bigEndian number: UInt32) {
+        combine([UInt8(number >> 24), UInt8((number >> 16) & 0xff), UInt8((number >> 8) & 0xff), UInt8(number & 0xff)])
+    }
+
+    /// The hash as 16 lowercase hex digits.
+    public var hexDigest: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The FNV-1a hash of a string's UTF-8 bytes.
+    public static func hash(_ string: String) -> UInt64 {
+        var hash = FNV1a64()
+        hash.combine(string)
+        return hash.value
+    }
+}

@@ -1,0 +1,3 @@
+import Shared
+
+print("Step1Naive: not built yet")

@@ -1,0 +1,3 @@
+import Shared
+
+print("Step2Background: not built yet")

@@ -1,0 +1,3 @@
+import Shared
+
+print("Step3IdleOnly: not built yet")

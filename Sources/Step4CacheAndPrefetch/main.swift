@@ -1,0 +1,3 @@
+import Shared
+
+print("Step4CacheAndPrefetch: not built yet")
