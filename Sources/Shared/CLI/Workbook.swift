@@ -1,0 +1,124 @@
+import Foundation
+
+/// The command-line harness every step shares: options, scenario, the run, and the reports.
+///
+/// A step's `main.swift` is one call: `Workbook.main(step:summary:makeApp:)`.
+public enum Workbook {
+    /// The seed used when neither the scenario nor `--seed` gives one.
+    public static let defaultSeed: UInt64 = 7
+
+    /// Runs a step as a command: parses the arguments, plays the scenario, prints the report, and exits
+    /// (0 on success, 2 for bad input).
+    public static func main(
+        step: String, summary: String, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        makeApp: @escaping (RunOptions) -> TableViewController
+    ) -> Never {
+        ignoreBrokenPipes()
+        do {
+            let options = try OptionsParser.parse(arguments)
+            if options.help {
+                write(OptionsParser.helpText(program: step, summary: summary))
+                exit(0)
+            }
+            let result = try run(step: step, options: options, makeApp: makeApp)
+            try writeOutputs(result, options: options)
+            exit(0)
+        } catch let error as OptionsError {
+            fail("\(step): \(error)\nTry '\(step) --help' for the options.")
+        } catch let error as ScenarioError {
+            fail("\(step): \(error)")
+        } catch let error as WorkbookError {
+            fail("\(step): \(error)")
+        } catch {
+            fail("\(step): \(error)")
+        }
+    }
+
+    /// Plays a step on the scenario the options name, without printing anything.
+    public static func run(
+        step: String, options: RunOptions, makeApp: @escaping (RunOptions) -> TableViewController
+    ) throws -> RunResult {
+        let scenario = try ScenarioParser.load(options.scenario)
+        let seed = options.seed ?? scenario.seed ?? defaultSeed
+        let movies = try loadMovies(rows: scenario.rows)
+        var phoneOptions = PhoneOptions()
+        phoneOptions.keepsTrace = options.tracePath != nil || options.timelinePath != nil
+        if let directory = options.cacheDirectory {
+            phoneOptions.diskRoot = try writableDirectory(directory, option: "--cache-dir")
+        }
+        if let posters = options.postersDirectory {
+            phoneOptions.postersDirectory = URL(fileURLWithPath: posters, isDirectory: true)
+        }
+        try checkWritable(file: options.tracePath, option: "--trace")
+        return try Phone.run(step: step, scenario: scenario, seed: seed, movies: movies, options: phoneOptions) {
+            makeApp(options)
+        }
+    }
+
+    static func loadMovies(rows: Int) throws -> [Movie] {
+        MovieCatalog.stub(rows: rows)
+    }
+
+    /// Prints the report and writes the files the options ask for.
+    static func writeOutputs(_ result: RunResult, options: RunOptions) throws {
+        if let tracePath = options.tracePath {
+            let text = result.trace.map(\.jsonLine).joined(separator: "\n") + (result.trace.isEmpty ? "" : "\n")
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: tracePath))
+            } catch {
+                throw WorkbookError.badInput("--trace: cannot write \(tracePath)")
+            }
+        }
+        write(options.json ? JSONReport.render(result) : TextReport.render(result))
+    }
+
+    /// A directory that exists (or can be made) and can be written to.
+    static func writableDirectory(_ path: String, option: String) throws -> URL {
+        let url = URL(fileURLWithPath: path, isDirectory: true)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw WorkbookError.badInput("\(option): \(path) is a file, not a folder")
+        }
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw WorkbookError.badInput("\(option): cannot create the folder \(path)")
+        }
+        guard FileManager.default.isWritableFile(atPath: path) else {
+            throw WorkbookError.badInput("\(option): the folder \(path) is not writable")
+        }
+        return url
+    }
+
+    /// Fails early when a file the run will write cannot be written.
+    static func checkWritable(file path: String?, option: String) throws {
+        guard let path else { return }
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw WorkbookError.badInput("\(option): \(path) is a folder, not a file") }
+            guard FileManager.default.isWritableFile(atPath: path) else {
+                throw WorkbookError.badInput("\(option): \(path) is not writable")
+            }
+            return
+        }
+        let folder = url.deletingLastPathComponent().path
+        guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
+            throw WorkbookError.badInput("\(option): cannot write \(path) (its folder is missing or not writable)")
+        }
+    }
+
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(2)
+    }
+
+    /// Writing to a closed pipe (`| head`) ends the process quietly instead of with a signal.
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+}

@@ -1,0 +1,26 @@
+/// The `--json` report: one object with the step, scenario, seed, metrics, oracle and final screen.
+public enum JSONReport {
+    /// The JSON text of a run (one object, keys in a fixed order, then a newline).
+    public static func render(_ result: RunResult) -> String {
+        let metrics = JSONText.object(result.metrics.entries.map { ($0.key, $0.value.formatted) })
+        let oracle = JSONText.object([
+            ("requests", String(result.oracle.requests)), ("bytes", String(result.oracle.bytes)),
+        ])
+        let rows = result.finalScreen.rows.map { row in
+            JSONText.object([
+                ("row", String(row.row)), ("title", JSONText.string(row.title)), ("shows", JSONText.string(row.shows)),
+                ("image_hash", JSONText.optionalString(row.imageHash)), ("url", JSONText.string(row.url)),
+            ])
+        }
+        var text = "{\n"
+        text += "  \"step\": \(JSONText.string(result.step)),\n"
+        text += "  \"scenario\": \(JSONText.string(result.scenario)),\n"
+        text += "  \"seed\": \(result.seed),\n"
+        text += "  \"virtual_ms\": \(MetricValue.milliseconds(result.virtualMicroseconds).formatted),\n"
+        text += "  \"metrics\": \(metrics),\n"
+        text += "  \"oracle\": \(oracle),\n"
+        text += "  \"final_screen\": [\n    " + rows.joined(separator: ",\n    ") + "\n  ]\n"
+        text += "}\n"
+        return text
+    }
+}

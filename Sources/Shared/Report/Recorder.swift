@@ -1,0 +1,190 @@
+/// Collects a run's metrics and trace as the world reports what happens.
+///
+/// Everything here runs under the scheduler's baton, so plain properties are safe. Reports from a
+/// thread of an app killed by a relaunch are dropped: that app no longer exists.
+final class Recorder {
+    private unowned let scheduler: Scheduler
+    private(set) var metrics = Metrics()
+    private(set) var trace: [TraceEvent] = []
+    private let keepsTrace: Bool
+    private var downloads: [DownloadRecord] = []
+    /// URLs completed in the current launch, for `duplicate_downloads`.
+    private var completedURLsThisLaunch: Set<String> = []
+    private var cancelledOperations: Set<ObjectIdentifier> = []
+
+    /// One transfer's bytes and whether a cell ever showed its picture.
+    private struct DownloadRecord {
+        let url: String
+        var bytes = 0
+        var shown = false
+    }
+
+    init(scheduler: Scheduler, keepsTrace: Bool) {
+        self.scheduler = scheduler
+        self.keepsTrace = keepsTrace
+    }
+
+    /// Whether the report comes from a live app (not a thread of an app killed by a relaunch).
+    private var isLive: Bool { !(SimulatedThread.current?.isKilled ?? false) }
+
+    /// Adds a trace line at the current virtual time.
+    func event(_ name: String, _ fields: [TraceField] = []) {
+        guard keepsTrace else { return }
+        trace.append(TraceEvent(time: scheduler.now, name: name, fields: fields))
+    }
+
+    // MARK: Network
+
+    /// A request began; returns its download number for later reports.
+    func requestStarted(url: String, thread: String, isRetry: Bool) -> Int {
+        metrics.requestsStarted += 1
+        if isRetry { metrics.retries += 1 }
+        downloads.append(DownloadRecord(url: url))
+        event("request_start", [.text("url", url), .text("thread", thread)])
+        return downloads.count - 1
+    }
+
+    /// Body bytes arrived for a request (partial or whole).
+    func bytesMoved(_ bytes: Int, download: Int) {
+        metrics.bytesDownloaded += bytes
+        downloads[download].bytes += bytes
+    }
+
+    /// A request ended with a status (200 on success).
+    func requestEnded(url: String, status: Int, bytes: Int, download: Int, failed: Bool) {
+        if failed {
+            metrics.requestsFailed += 1
+        } else {
+            metrics.requestsCompleted += 1
+            if completedURLsThisLaunch.contains(url) {
+                metrics.duplicateDownloads += 1
+            }
+            completedURLsThisLaunch.insert(url)
+        }
+        event("request_end", [.text("url", url), .number("status", status), .number("bytes", bytes)])
+    }
+
+    /// A request was cancelled after moving `bytes`.
+    func requestCancelled(url: String, bytes: Int) {
+        metrics.requestsCancelled += 1
+        event("request_cancel", [.text("url", url), .number("bytes", bytes)])
+    }
+
+    /// A cell showed the picture made from this download.
+    func downloadShown(_ download: Int) {
+        downloads[download].shown = true
+    }
+
+    // MARK: Work
+
+    /// A decode ran on a thread.
+    func decoded(url: String?, thread: String) {
+        guard isLive else { return }
+        metrics.decodes += 1
+        event("decode", [.text("url", url), .text("thread", thread)])
+    }
+
+    /// A filter ran on a thread.
+    func filtered(url: String?, thread: String) {
+        guard isLive else { return }
+        metrics.filters += 1
+        event("filter", [.text("url", url), .text("thread", thread)])
+    }
+
+    /// An operation was cancelled before it finished.
+    func operationCancelled(_ operation: Operation) {
+        guard isLive else { return }
+        metrics.operationsCancelled += 1
+        cancelledOperations.insert(ObjectIdentifier(operation))
+    }
+
+    /// A disk write finished.
+    func diskWritten(path: String, bytes: Int) {
+        guard isLive else { return }
+        metrics.diskWrites += 1
+        event("disk_write", [.text("file", path), .number("bytes", bytes)])
+    }
+
+    /// A disk read finished (nil bytes: the file was missing).
+    func diskRead(path: String, bytes: Int?) {
+        guard isLive else { return }
+        event("disk_read", [.text("file", path), .number("bytes", bytes ?? 0)])
+    }
+
+    /// The app served a picture from its memory cache.
+    func memoryCacheHit() {
+        guard isLive else { return }
+        metrics.memoryCacheHits += 1
+    }
+
+    /// The app served a picture from its disk cache.
+    func diskCacheHit() {
+        guard isLive else { return }
+        metrics.diskCacheHits += 1
+    }
+
+    /// Main-queue work ran for an operation that was cancelled: a late completion.
+    func lateCompletion() {
+        metrics.lateCompletions += 1
+        event("late_completion")
+    }
+
+    // MARK: Main thread and screen
+
+    /// The main thread worked for a span.
+    func mainThreadBusy(_ micros: Int64) {
+        metrics.mainThreadBusyMicroseconds += micros
+        metrics.longestMainThreadStallMicroseconds = max(metrics.longestMainThreadStallMicroseconds, micros)
+    }
+
+    /// A scrolling frame was presented late by `micros`.
+    func hitch(_ micros: Int64) {
+        metrics.hitches += 1
+        metrics.hitchTimeMicroseconds += micros
+        event("hitch", [.milliseconds("ms", micros)])
+    }
+
+    /// The table spent a span dragging or decelerating.
+    func scrolled(_ micros: Int64) {
+        metrics.scrollingMicroseconds += micros
+    }
+
+    /// A stop filled after `micros`.
+    func stopFilled(after micros: Int64) {
+        metrics.timesToVisibleMicroseconds.append(micros)
+        event("stop_filled", [.milliseconds("ms", micros)])
+    }
+
+    /// A stop was left before all its rows showed their content.
+    func stopUnfilled() {
+        metrics.stopsUnfilled += 1
+        event("stop_unfilled")
+    }
+
+    /// Visible rows showed the placeholder for a span.
+    func placeholderRows(_ rows: Int, for micros: Int64) {
+        metrics.placeholderRowMicroseconds += Int64(rows) * micros
+    }
+
+    /// A cell began to show another row's picture.
+    func wrongImage(row: Int, url: String?) {
+        metrics.wrongImageEvents += 1
+        event("wrong_image", [.number("row", row), .text("url", url)])
+    }
+
+    /// A new launch began: downloads of the previous one no longer count as duplicates.
+    func launched() {
+        completedURLsThisLaunch = []
+    }
+
+    /// Fills in what is known only at the end: wasted bytes and peak memory.
+    func finish(peakImageMemory: Int) {
+        metrics.bytesWasted = downloads.reduce(0) { $0 + ($1.shown ? 0 : $1.bytes) }
+        metrics.peakImageMemoryBytes = peakImageMemory
+    }
+
+    /// Whether an operation was cancelled (for late-completion detection).
+    func wasCancelled(_ operation: Operation) -> Bool {
+        operation.isCancelled
+    }
+}

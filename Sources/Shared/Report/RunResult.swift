@@ -1,0 +1,21 @@
+/// Everything one run measured and saw.
+public struct RunResult: Sendable {
+    /// The step's executable name.
+    public let step: String
+    /// The scenario's name.
+    public let scenario: String
+    /// The seed.
+    public let seed: UInt64
+    /// How long the run lasted in virtual microseconds (script plus settling).
+    public let virtualMicroseconds: Int64
+    /// The metrics.
+    public let metrics: Metrics
+    /// The least work any strategy needs for this scenario.
+    public let oracle: Oracle
+    /// The visible rows once the app settled after the script.
+    public let finalScreen: ScreenSnapshot
+    /// The screen at each scroll stop, when it filled.
+    public let stops: [ScreenSnapshot]
+    /// The trace events, in time order (empty when not kept).
+    public let trace: [TraceEvent]
+}

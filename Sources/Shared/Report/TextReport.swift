@@ -1,0 +1,43 @@
+/// The short, diff-friendly text report: the same fixed-label lines in the same order for every step.
+public enum TextReport {
+    /// The report of a run.
+    public static func render(_ result: RunResult) -> String {
+        var lines: [String] = []
+        lines.append("step       \(result.step)")
+        lines.append("scenario   \(result.scenario)")
+        lines.append("seed       \(result.seed)")
+        lines.append("virtual    \(MetricValue.seconds(result.virtualMicroseconds).formatted) s")
+        lines.append("")
+        lines.append(pad("metric", 32) + leftPad("value", 12) + "  note")
+        for (key, value) in result.metrics.entries {
+            var note = ""
+            switch key {
+            case "requests_started": note = "oracle \(result.oracle.requests)"
+            case "bytes_downloaded": note = "oracle \(result.oracle.bytes)"
+            case "hitch_time_ratio_ms_per_s": note = HitchBand(ratio: value.number).rawValue
+            default: break
+            }
+            lines.append((pad(key, 32) + leftPad(value.formatted, 12) + (note.isEmpty ? "" : "  " + note)))
+        }
+        lines.append("")
+        lines.append("final screen")
+        for row in result.finalScreen.rows {
+            lines.append(screenLine(row))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One visible row as a line: row number, what it shows, its pixel hash and title.
+    static func screenLine(_ row: ScreenRow) -> String {
+        let hash = row.imageHash ?? String(repeating: "-", count: 16)
+        return "  " + leftPad(String(row.row), 4) + "  " + pad(row.shows, 11) + "  " + hash + "  " + row.title
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    static func leftPad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+}

@@ -1,0 +1,80 @@
+/// A unit of work for an `OperationQueue`: the simulated phone's look-alike of Foundation's `Operation`.
+///
+/// Subclasses override `main()`. Foundation's rules hold: an operation cancelled before it starts never
+/// runs `main()`, still finishes, and still runs its `completionBlock`; `isCancelled` is the flag `main()`
+/// checks around its blocking work. As Foundation does, the completion block is released once it has run,
+/// so a block that captures its own operation does not keep it alive.
+open class Operation {
+    /// How eagerly a queue starts this operation among the ready ones.
+    public enum QueuePriority: Int, Comparable, Sendable {
+        case veryLow = -8
+        case low = -4
+        case normal = 0
+        case high = 4
+        case veryHigh = 8
+
+        public static func < (lhs: QueuePriority, rhs: QueuePriority) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// Whether `cancel()` has been called.
+    public private(set) var isCancelled = false
+    /// Whether `main()` is running.
+    public private(set) var isExecuting = false
+    /// Whether the operation is done (ran, or was cancelled and retired).
+    public private(set) var isFinished = false
+    /// Runs once the operation finishes, on the thread that ran it.
+    public var completionBlock: (() -> Void)?
+    /// Where the operation stands among the ready ones of its queue.
+    public var queuePriority: QueuePriority = .normal
+    /// A name for traces and debugging.
+    public var name: String?
+
+    /// Things to do when the operation is cancelled (a cancellable transfer registers one).
+    private var cancellationHandlers: [() -> Void] = []
+    /// The queue it was added to.
+    weak var queue: OperationQueue?
+    /// Order of addition, the tie-breaker among equal priorities.
+    var additionOrder: UInt64 = 0
+
+    /// Makes an operation.
+    public init() {}
+
+    /// The work. The default does nothing.
+    open func main() {}
+
+    /// Marks the operation cancelled; work in `main()` sees it at its next `isCancelled` check, and a
+    /// cancellable transfer it is waiting on stops.
+    open func cancel() {
+        guard !isCancelled, !isFinished else { return }
+        isCancelled = true
+        let handlers = cancellationHandlers
+        cancellationHandlers = []
+        for handler in handlers { handler() }
+        Phone.current?.recorder.operationCancelled(self)
+        queue?.operationBecameReady()
+    }
+
+    /// Runs the operation on the calling thread: `main()` unless cancelled, then the completion block.
+    public func start() {
+        guard !isFinished, !isExecuting else { return }
+        if !isCancelled {
+            isExecuting = true
+            main()
+            isExecuting = false
+        }
+        isFinished = true
+        cancellationHandlers = []
+        let completion = completionBlock
+        completionBlock = nil
+        completion?()
+    }
+
+    /// Registers work to run if the operation is cancelled; runs it at once if it already was.
+    func onCancel(_ handler: @escaping () -> Void) {
+        if isCancelled {
+            handler()
+        } else {
+            cancellationHandlers.append(handler)
+        }
+    }
+}

@@ -1,0 +1,168 @@
+/// Runs operations on simulated worker threads: the simulated phone's look-alike of Foundation's
+/// `OperationQueue`.
+///
+/// At most `maxConcurrentOperationCount` operations run at once, each on a worker thread of this queue.
+/// Ready operations start in priority order, then in the order they were added. A suspended queue starts
+/// nothing new; operations already running go on. `OperationQueue.main` is the main thread's queue: its
+/// operations run on the main thread at its next turn.
+public final class OperationQueue {
+    /// The default concurrency of a new queue (Foundation leaves it to the system; here it is fixed).
+    public static let defaultMaxConcurrentOperationCount = 4
+
+    /// A name; worker threads are named after it in traces.
+    public var name: String?
+    /// How many operations may run at once (at least 1).
+    public var maxConcurrentOperationCount: Int = OperationQueue.defaultMaxConcurrentOperationCount {
+        didSet {
+            maxConcurrentOperationCount = max(1, maxConcurrentOperationCount)
+            startReadyOperations()
+        }
+    }
+    /// When true, the queue starts nothing new.
+    public var isSuspended = false {
+        didSet {
+            if !isSuspended { startReadyOperations() }
+        }
+    }
+
+    unowned let phone: Phone
+    let isMainQueue: Bool
+    private var waiting: [Operation] = []
+    private var running: [Operation] = []
+    private var workers: [Worker] = []
+    private var additions: UInt64 = 0
+
+    /// Makes a queue belonging to the phone whose simulated thread calls this.
+    public convenience init() {
+        guard let phone = Phone.current else {
+            preconditionFailure("Make operation queues inside the app, on a simulated thread of a Phone.")
+        }
+        self.init(phone: phone, isMainQueue: false)
+        phone.register(queue: self)
+    }
+
+    init(phone: Phone, isMainQueue: Bool) {
+        self.phone = phone
+        self.isMainQueue = isMainQueue
+        if isMainQueue { name = "main" }
+    }
+
+    /// The main thread's queue of the phone whose simulated thread calls this.
+    public static var main: OperationQueue {
+        guard let phone = Phone.current else {
+            preconditionFailure("OperationQueue.main is only available on a simulated thread of a Phone.")
+        }
+        return phone.mainQueue
+    }
+
+    /// The operations added and not yet finished: running ones first, then waiting ones in order.
+    public var operations: [Operation] { running + waiting }
+
+    /// How many operations are added and not yet finished.
+    public var operationCount: Int { running.count + waiting.count }
+
+    /// Adds an operation; it starts when the queue has room and it is the most eager ready one.
+    public func addOperation(_ operation: Operation) {
+        if isMainQueue {
+            phone.enqueueOnMainThread(operation)
+            return
+        }
+        guard !operation.isFinished, operation.queue == nil, !isKilled else { return }
+        operation.queue = self
+        additions += 1
+        operation.additionOrder = additions
+        waiting.append(operation)
+        startReadyOperations()
+    }
+
+    /// Adds an operation that runs a closure.
+    public func addOperation(_ block: @escaping () -> Void) {
+        addOperation(BlockOperation(block: block))
+    }
+
+    /// Cancels every operation added and not yet finished.
+    public func cancelAllOperations() {
+        for operation in operations { operation.cancel() }
+    }
+
+    /// Whether the app this queue belongs to was killed by a relaunch.
+    private var isKilled: Bool { phone.isKilled(queue: self) }
+
+    /// Called when an operation may have become startable (cancelled while waiting).
+    func operationBecameReady() {
+        startReadyOperations()
+    }
+
+    /// Starts waiting operations while there is room, most eager first.
+    func startReadyOperations() {
+        guard !isMainQueue else { return }
+        while !isSuspended, !isKilled, running.count < maxConcurrentOperationCount, !waiting.isEmpty {
+            var best = 0
+            for index in 1..<waiting.count where waiting[index].queuePriority > waiting[best].queuePriority {
+                best = index
+            }
+            let operation = waiting.remove(at: best)
+            running.append(operation)
+            idleWorker().assign(operation)
+        }
+    }
+
+    private func idleWorker() -> Worker {
+        if let worker = workers.first(where: { $0.isIdle }) { return worker }
+        let worker = Worker(queue: self, number: workers.count + 1)
+        workers.append(worker)
+        return worker
+    }
+
+    func operationFinished(_ operation: Operation) {
+        running.removeAll { $0 === operation }
+        startReadyOperations()
+    }
+
+    /// The thread-name prefix for this queue's workers: its name in lower case, spaces as dashes.
+    var threadNamePrefix: String {
+        let base = (name ?? "queue").lowercased()
+        return String(base.map { $0 == " " ? "-" : $0 })
+    }
+
+    /// One worker thread of a queue: runs the operations it is given, one at a time.
+    final class Worker {
+        private unowned let queue: OperationQueue
+        private var assigned: Operation?
+        private var thread: SimulatedThread?
+        private let number: Int
+
+        init(queue: OperationQueue, number: Int) {
+            self.queue = queue
+            self.number = number
+        }
+
+        var isIdle: Bool { assigned == nil }
+
+        func assign(_ operation: Operation) {
+            assigned = operation
+            if let thread {
+                thread.wake()
+            } else {
+                let phone = queue.phone
+                thread = phone.startAppThread(name: "\(queue.threadNamePrefix)-\(number)") { [self] thread in
+                    self.runLoop(on: thread)
+                }
+            }
+        }
+
+        private func runLoop(on thread: SimulatedThread) {
+            while !thread.isInterrupted {
+                guard let operation = assigned else {
+                    thread.park()
+                    continue
+                }
+                thread.runningOperation = operation
+                operation.start()
+                thread.runningOperation = nil
+                assigned = nil
+                queue.operationFinished(operation)
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+/// The user's script turned into physical motion: every gesture's times and offsets, and the system
+/// events (memory warnings, relaunches), computed once from the scenario before the run.
+struct GestureTimeline {
+    /// One finger gesture: a drag (released still) or a fling (released moving, then coasting to rest).
+    struct Gesture {
+        /// When the finger touches down, in virtual microseconds.
+        let start: Int64
+        /// When the finger lifts.
+        let release: Int64
+        /// When the motion ends (equal to `release` for a drag).
+        let end: Int64
+        /// Offset at touch-down.
+        let fromOffset: Double
+        /// Offset at release.
+        let releaseOffset: Double
+        /// Offset at rest.
+        let restOffset: Double
+        /// Release velocity in points per millisecond (0 for a drag).
+        let velocity: Double
+
+        /// Whether the scroll view coasts after release.
+        var decelerates: Bool { end > release }
+
+        /// The physical offset at a time within the gesture.
+        func offset(at time: Int64) -> Double {
+            if time <= start { return fromOffset }
+            if time < release {
+                let progress = Double(time - start) / Double(release - start)
+                return fromOffset + (releaseOffset - fromOffset) * progress
+            }
+            if time >= end { return restOffset }
+            let milliseconds = Double(time - release) / 1000
+            let coasted = releaseOffset + ScrollPhysics.coastOffset(velocity: velocity, afterMilliseconds: milliseconds)
+            return velocity > 0 ? min(coasted, restOffset) : max(coasted, restOffset)
+        }
+    }
+
+    /// Something the system does at a moment of the script.
+    enum SystemEvent: Equatable {
+        case memoryWarning
+        case relaunch
+    }
+
+    /// The gestures, in time order.
+    private(set) var gestures: [Gesture] = []
+    /// The system events with their times, in order.
+    private(set) var systemEvents: [(time: Int64, event: SystemEvent)] = []
+    /// Every offset at which the table comes to rest: launch, after each gesture, after each relaunch.
+    private(set) var restOffsets: [Double] = [0]
+    /// When the script ends.
+    private(set) var endTime: Int64 = 0
+
+    /// Computes the motion of a scenario on a table of `rows` rows of `rowHeight` in a `viewport`.
+    init(actions: [ScenarioAction], rows: Int, rowHeight: Double, viewport: Double) {
+        let maxOffset = max(0, Double(rows) * rowHeight - viewport)
+        var time: Int64 = 0
+        var offset = 0.0
+        func target(_ row: Int) -> Double { min(max(0, Double(row) * rowHeight), maxOffset) }
+        for action in actions {
+            switch action {
+            case .wait(let micros):
+                time += micros
+            case .drag(let row, let micros):
+                let destination = target(row)
+                gestures.append(
+                    Gesture(
+                        start: time, release: time + micros, end: time + micros, fromOffset: offset,
+                        releaseOffset: destination, restOffset: destination, velocity: 0))
+                time += micros
+                offset = destination
+                restOffsets.append(offset)
+            case .fling(let row):
+                let destination = target(row)
+                guard destination != offset else { continue }
+                let velocity = ScrollPhysics.flickVelocity(distance: destination - offset)
+                let flickDistance = velocity * Double(ScrollPhysics.flickMicroseconds) / 1000
+                let coastMicros = Int64((ScrollPhysics.coastMilliseconds(velocity: velocity) * 1000).rounded(.up))
+                let release = time + ScrollPhysics.flickMicroseconds
+                gestures.append(
+                    Gesture(
+                        start: time, release: release, end: release + coastMicros, fromOffset: offset,
+                        releaseOffset: offset + flickDistance, restOffset: destination, velocity: velocity))
+                time = release + coastMicros
+                offset = destination
+                restOffsets.append(offset)
+            case .memoryWarning:
+                systemEvents.append((time, .memoryWarning))
+            case .relaunch:
+                systemEvents.append((time, .relaunch))
+                offset = 0
+                restOffsets.append(offset)
+            }
+        }
+        endTime = time
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// A decoded picture the app can show: the simulated phone's look-alike of `UIImage`.
+///
+/// Every poster image carries the URL its bytes came from, so a cell that shows another row's poster is
+/// caught. Decoding (`Image(data:)`) and filtering (`applyingSepia(intensity:)`) block the calling
+/// simulated thread for their virtual cost; the real pixel work is memoised across runs on identical
+/// input, but its cost is charged and counted every time.
+public final class Image: @unchecked Sendable {
+    /// What kind of picture this is.
+    public enum Kind: Sendable {
+        /// A poster decoded from downloaded or cached bytes.
+        case poster
+        /// The grey picture shown while loading.
+        case placeholder
+        /// The picture shown when loading failed.
+        case failure
+    }
+
+    /// The pixels.
+    public let bitmap: Bitmap
+    /// What kind of picture this is.
+    public let kind: Kind
+    /// The URL the poster's bytes were served from; nil for the placeholder and the failure image.
+    public let sourceURL: String?
+    /// The download whose bytes made this picture, if it came straight from the network in this launch.
+    let downloadID: Int?
+    /// Whether the sepia filter has been applied.
+    public let isFiltered: Bool
+    private let tracker: MemoryTracker?
+    private var cachedHash: String?
+
+    init(bitmap: Bitmap, kind: Kind, sourceURL: String?, downloadID: Int?, isFiltered: Bool, tracker: MemoryTracker?) {
+        self.bitmap = bitmap
+        self.kind = kind
+        self.sourceURL = sourceURL
+        self.downloadID = downloadID
+        self.isFiltered = isFiltered
+        self.tracker = tracker
+        tracker?.retain(bitmap.byteCount)
+    }
+
+    deinit {
+        tracker?.release(bitmap.byteCount)
+    }
+
+    /// Decodes PNG bytes, like `UIImage(data:)`; nil when they are not a valid PNG.
+    ///
+    /// Blocks the calling simulated thread for the decode's virtual cost.
+    public convenience init?(data: Data) {
+        guard let phone = Phone.current else {
+            preconditionFailure("Image(data:) needs a simulated thread of a Phone.")
+        }
+        guard let decoded = phone.decode(data) else { return nil }
+        self.init(
+            bitmap: decoded.bitmap, kind: .poster, sourceURL: decoded.sourceURL, downloadID: decoded.downloadID,
+            isFiltered: false, tracker: phone.memory)
+    }
+
+    /// The bytes this picture holds in memory once decoded (its cost in a cache).
+    public var cost: Int { bitmap.byteCount }
+
+    /// The picture with the sepia tone applied, like the articles' CoreImage `CISepiaTone` filter.
+    ///
+    /// Blocks the calling simulated thread for the filter's virtual cost.
+    public func applyingSepia(intensity: Double) -> Image {
+        guard let phone = Phone.current else {
+            preconditionFailure("applyingSepia(intensity:) needs a simulated thread of a Phone.")
+        }
+        let filtered = phone.filter(bitmap, intensity: intensity, sourceURL: sourceURL)
+        return Image(
+            bitmap: filtered, kind: kind, sourceURL: sourceURL, downloadID: downloadID, isFiltered: true,
+            tracker: phone.memory)
+    }
+
+    /// The workbook's pixel hash of this picture (`Bitmap.contentHash`), computed once.
+    public var contentHash: String {
+        if let cachedHash { return cachedHash }
+        let hash = bitmap.contentHash
+        cachedHash = hash
+        return hash
+    }
+
+    /// The grey placeholder shown while a poster loads (costs no tracked memory: it is shared).
+    public static let placeholder = Image(
+        bitmap: Bitmap(width: 180, height: 270, filledWith: RGBA(red: 200, green: 200, blue: 204)), kind: .placeholder,
+        sourceURL: nil, downloadID: nil, isFiltered: false, tracker: nil)
+
+    /// The picture shown when a poster cannot be loaded (shared, untracked).
+    public static let failed: Image = {
+        var bitmap = Bitmap(width: 180, height: 270, filledWith: RGBA(red: 236, green: 236, blue: 236))
+        // A red cross, so a failure is unmistakable in exported screens.
+        for step in 0..<170 {
+            for thickness in 0..<6 {
+                let x1 = 5 + step * 170 / 170
+                let y = 50 + step
+                for x in [x1 + thickness, 175 - step + thickness - 6] where x >= 0 && x < 180 {
+                    let offset = (y * 180 + x) * 4
+                    bitmap.rgba[offset] = 200
+                    bitmap.rgba[offset + 1] = 40
+                    bitmap.rgba[offset + 2] = 40
+                }
+            }
+        }
+        return Image(bitmap: bitmap, kind: .failure, sourceURL: nil, downloadID: nil, isFiltered: false, tracker: nil)
+    }()
+}

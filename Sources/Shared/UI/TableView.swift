@@ -1,0 +1,171 @@
+/// A one-section table with fixed-height rows, cell reuse and scrolling: `UITableView`'s look-alike.
+///
+/// The phone drives it: each frame it moves `contentOffset` with the user's finger, lays out the rows
+/// that come on screen (asking the controller for cells, which come from the reuse pool after
+/// `prepareForReuse()`), and delivers the scroll-delegate callbacks. The controller calls it back to
+/// dequeue cells, find visible rows and cells, and reload rows.
+public final class TableView {
+    /// Row height in points.
+    public let rowHeight: Double
+    /// Viewport height in points.
+    public let viewportHeight: Double
+    /// How far the content is scrolled, in points from the top.
+    public internal(set) var contentOffset = 0.0
+    /// Whether the user's finger is dragging the table.
+    public internal(set) var isDragging = false
+    /// Whether the table is coasting after a fling.
+    public internal(set) var isDecelerating = false
+    /// How many rows ahead of the visible ones the prefetch callbacks look.
+    public var prefetchDistance = 5
+
+    unowned let phone: Phone
+    weak var controller: TableViewController?
+    private(set) var numberOfRows = 0
+    var needsReload = true
+    /// Visible cells by row.
+    private(set) var visibleCells: [Int: TableViewCell] = [:]
+    private var reusePool: [String: [TableViewCell]] = [:]
+    private var registeredClasses: [String: TableViewCell.Type] = [:]
+    private var reportedRange: ClosedRange<Int>?
+    private var prefetchedRows: Set<Int> = []
+    private var lastScrollDirection = 1.0
+
+    init(phone: Phone, rowHeight: Double, viewportHeight: Double) {
+        self.phone = phone
+        self.rowHeight = rowHeight
+        self.viewportHeight = viewportHeight
+    }
+
+    /// Registers the cell class to make for a reuse identifier.
+    public func register(_ cellClass: TableViewCell.Type, forCellReuseIdentifier identifier: String) {
+        registeredClasses[identifier] = cellClass
+    }
+
+    /// A cell for a row: a reused one (after `prepareForReuse()`) if the pool has one, else a new one.
+    public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: IndexPath) -> TableViewCell {
+        if var pool = reusePool[identifier], !pool.isEmpty {
+            let cell = pool.removeLast()
+            reusePool[identifier] = pool
+            cell.prepareForReuse()
+            return cell
+        }
+        let cellClass = registeredClasses[identifier] ?? TableViewCell.self
+        return cellClass.init(reuseIdentifier: identifier)
+    }
+
+    /// The index paths of the rows on screen, top to bottom.
+    public var indexPathsForVisibleRows: [IndexPath]? {
+        visibleCells.keys.sorted().map { IndexPath(row: $0, section: 0) }
+    }
+
+    /// The cell showing a row, if that row is on screen.
+    public func cellForRow(at indexPath: IndexPath) -> TableViewCell? {
+        visibleCells[indexPath.row]
+    }
+
+    /// How a reload is animated (accepted for fidelity; the simulation does not animate).
+    public enum RowAnimation: Sendable {
+        case none, fade, automatic
+    }
+
+    /// Asks the controller again for the cells of these rows, where they are on screen.
+    public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation) {
+        phone.tableMutated()
+        phone.spendOnMain(phone.costs.reloadRows)
+        for row in Set(indexPaths.map(\.row)).sorted() {
+            guard let old = visibleCells[row], let controller else { continue }
+            visibleCells[row] = nil
+            controller.tableView(self, didEndDisplaying: old, forRowAt: IndexPath(row: row, section: 0))
+            enqueueForReuse(old)
+            visibleCells[row] = makeCell(row: row, controller: controller)
+        }
+    }
+
+    /// Reloads everything at the next layout.
+    public func reloadData() {
+        needsReload = true
+        phone.tableMutated()
+    }
+
+    /// Rows on screen at an offset.
+    func visibleRange(at offset: Double) -> ClosedRange<Int>? {
+        guard numberOfRows > 0 else { return nil }
+        let first = max(0, Int((offset / rowHeight).rounded(.down)))
+        let bottom = offset + viewportHeight
+        var last = Int((bottom / rowHeight).rounded(.up)) - 1
+        last = min(last, numberOfRows - 1)
+        return first <= last ? first...last : nil
+    }
+
+    /// Moves the content and lays out the rows: cells leave, new rows get cells, prefetch calls go out.
+    func layout(offset: Double) {
+        guard let controller else { return }
+        if needsReload {
+            needsReload = false
+            numberOfRows = controller.tableView(self, numberOfRowsInSection: 0)
+            for row in visibleCells.keys.sorted() { removeCell(row: row, controller: controller) }
+        }
+        let maxOffset = max(0, Double(numberOfRows) * rowHeight - viewportHeight)
+        let clamped = min(max(0, offset), maxOffset)
+        if clamped != contentOffset {
+            lastScrollDirection = clamped > contentOffset ? 1 : -1
+            contentOffset = clamped
+            controller.scrollViewDidScroll(self)
+        }
+        let range = visibleRange(at: contentOffset)
+        for row in visibleCells.keys.sorted() where !(range?.contains(row) ?? false) {
+            removeCell(row: row, controller: controller)
+        }
+        if let range {
+            for row in range where visibleCells[row] == nil {
+                visibleCells[row] = makeCell(row: row, controller: controller)
+            }
+        }
+        if range != reportedRange {
+            reportedRange = range
+            if let range {
+                phone.recorder.event("visible_rows", [.number("first", range.lowerBound), .number("last", range.upperBound)])
+            }
+            updatePrefetching(visible: range, controller: controller)
+        }
+    }
+
+    private func makeCell(row: Int, controller: TableViewController) -> TableViewCell {
+        phone.spendOnMain(phone.costs.cellForRow)
+        let cell = controller.tableView(self, cellForRowAt: IndexPath(row: row, section: 0))
+        cell.imageChanged = true
+        return cell
+    }
+
+    private func removeCell(row: Int, controller: TableViewController) {
+        guard let cell = visibleCells.removeValue(forKey: row) else { return }
+        controller.tableView(self, didEndDisplaying: cell, forRowAt: IndexPath(row: row, section: 0))
+        enqueueForReuse(cell)
+    }
+
+    private func enqueueForReuse(_ cell: TableViewCell) {
+        reusePool[cell.reuseIdentifier, default: []].append(cell)
+    }
+
+    /// Tells the controller which rows are coming up in the scroll direction, and which no longer are.
+    private func updatePrefetching(visible: ClosedRange<Int>?, controller: TableViewController) {
+        guard let visible, prefetchDistance > 0 else { return }
+        var wanted: Set<Int> = []
+        if lastScrollDirection > 0 {
+            let end = min(numberOfRows - 1, visible.upperBound + prefetchDistance)
+            if visible.upperBound < end { wanted.formUnion((visible.upperBound + 1)...end) }
+        } else {
+            let start = max(0, visible.lowerBound - prefetchDistance)
+            if start < visible.lowerBound { wanted.formUnion(start...(visible.lowerBound - 1)) }
+        }
+        let cancelled = prefetchedRows.subtracting(wanted).subtracting(visible).sorted()
+        let added = wanted.subtracting(prefetchedRows).sorted()
+        prefetchedRows = wanted
+        if !cancelled.isEmpty {
+            controller.tableView(self, cancelPrefetchingForRowsAt: cancelled.map { IndexPath(row: $0, section: 0) })
+        }
+        if !added.isEmpty {
+            controller.tableView(self, prefetchRowsAt: added.map { IndexPath(row: $0, section: 0) })
+        }
+    }
+}

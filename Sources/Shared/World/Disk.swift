@@ -1,0 +1,59 @@
+import Foundation
+
+/// The simulated phone's storage: a real directory with real files, and a virtual cost per read and write.
+///
+/// The app's caches directory lives inside it. A relaunch keeps every file. By default it is a fresh
+/// temporary directory removed when the run ends; `--cache-dir DIR` keeps it across runs.
+public final class Disk {
+    /// The disk of the phone whose simulated thread calls this.
+    public static var shared: Disk {
+        guard let phone = Phone.current else {
+            preconditionFailure("Disk.shared is only available on a simulated thread of a Phone.")
+        }
+        return phone.disk
+    }
+
+    /// The app's caches directory (created when the phone starts).
+    public let cachesDirectory: URL
+    private unowned let phone: Phone
+    private let costs: CostModel
+
+    init(phone: Phone, root: URL, costs: CostModel) throws {
+        self.phone = phone
+        self.costs = costs
+        cachesDirectory = root.appendingPathComponent("Caches", isDirectory: true)
+        try FileManager.default.createDirectory(at: cachesDirectory, withIntermediateDirectories: true)
+    }
+
+    /// Reads a whole file, blocking the calling simulated thread for the read's cost; nil if it is missing.
+    public func contents(of url: URL) -> Data? {
+        let data = FileManager.default.contents(atPath: url.path)
+        SimulatedThread.current?.sleep(for: costs.diskRead(bytes: data?.count ?? 0))
+        phone.recorder.diskRead(path: url.lastPathComponent, bytes: data?.count)
+        return data
+    }
+
+    /// Writes a whole file, blocking for the write's cost. `atomically` writes a temporary file and
+    /// renames it, so a reader never sees half a file. Returns whether the write succeeded.
+    @discardableResult
+    public func write(_ data: Data, to url: URL, atomically: Bool) -> Bool {
+        SimulatedThread.current?.sleep(for: costs.diskWrite(bytes: data.count))
+        do {
+            try data.write(to: url, options: atomically ? [.atomic] : [])
+        } catch {
+            return false
+        }
+        phone.recorder.diskWritten(path: url.lastPathComponent, bytes: data.count)
+        return true
+    }
+
+    /// Whether a file exists (free: the file system keeps this in memory).
+    public func fileExists(at url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.path)
+    }
+
+    /// Removes a file if it exists.
+    public func removeItem(at url: URL) {
+        try? FileManager.default.removeItem(at: url)
+    }
+}

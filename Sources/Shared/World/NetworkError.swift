@@ -1,0 +1,35 @@
+/// Why a simulated request failed.
+public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The URL is not an http(s) URL with a host (the articles' `NO URL` row).
+    case invalidURL
+    /// The server answered with a status other than 200 (404 for a removed poster, 500 for a fault).
+    case status(Int)
+    /// No answer before the client's timeout.
+    case timedOut
+    /// The host refused the connection.
+    case connectionRefused
+    /// The connection dropped before the whole body arrived.
+    case connectionLost
+    /// The request was cancelled.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .invalidURL: return "not a valid http(s) URL"
+        case .status(let code): return "HTTP status \(code)"
+        case .timedOut: return "timed out"
+        case .connectionRefused: return "connection refused"
+        case .connectionLost: return "connection lost mid-body"
+        case .cancelled: return "cancelled"
+        }
+    }
+
+    /// Whether trying again later could succeed (timeouts, refusals, 5xx, dropped connections).
+    public var isTransient: Bool {
+        switch self {
+        case .timedOut, .connectionRefused, .connectionLost: return true
+        case .status(let code): return code >= 500
+        case .invalidURL, .cancelled: return false
+        }
+    }
+}

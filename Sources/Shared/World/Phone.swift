@@ -1,0 +1,497 @@
+import Foundation
+
+/// The simulated phone: virtual time, threads, network, disk, memory, the screen, and the app running on
+/// it, driven through one scenario.
+///
+/// Make one per run with `Phone.run(...)`; every run with the same scenario, seed and app is the same run.
+public final class Phone {
+    /// The phone whose simulated thread calls this (nil outside the simulation).
+    public static var current: Phone? { SimulatedThread.current?.context as? Phone }
+
+    /// The scenario being played.
+    public let scenario: Scenario
+    /// The seed of every random choice.
+    public let seed: UInt64
+    /// The catalog rows the app lists (the scenario's `rows`).
+    public let movies: [Movie]
+    /// What each kind of work costs.
+    public let costs: CostModel
+    /// The network the app downloads through.
+    public private(set) var network: Network!
+    /// The storage the app caches on.
+    public private(set) var disk: Disk!
+
+    let scheduler = Scheduler()
+    let recorder: Recorder
+    let memory = MemoryTracker()
+    private let timeline: GestureTimeline
+    private let makeApp: () -> TableViewController
+    private let vsync: Int64Fraction
+
+    // The app of the current launch.
+    private var launch = 1
+    private var app: TableViewController?
+    private var mainThread: SimulatedThread?
+    private(set) var mainQueue: OperationQueue!
+    private var appThreads: [SimulatedThread] = []
+    private var queueLaunch: [ObjectIdentifier: Int] = [:]
+    private var mainBlocks: [(operation: Operation, origin: Operation?)] = []
+
+    // Scrolling as the app has seen it.
+    private var nextGesture = 0
+    private var gestureBegun = false
+    private var scrollingSince: Int64?
+    // Frames.
+    private var framesRunning = false
+    private var nextFrameDue: Int64 = 0
+    private var frameTimer: Int64?
+    // What the screen shows.
+    private var openStop: Int64?
+    private var lastCommit: Int64 = 0
+    private var placeholderRowsShown = 0
+    private var shownImageByRow: [Int: ObjectIdentifier?] = [:]
+    private var currentBlockOrigin: Operation?
+    private var blockWasLate = false
+    private var deliveries: [Data: [Int]] = [:]
+    private var stopSnapshots: [ScreenSnapshot] = []
+
+    private init(
+        scenario: Scenario, seed: UInt64, movies: [Movie], costs: CostModel, keepsTrace: Bool,
+        makeApp: @escaping () -> TableViewController
+    ) {
+        self.scenario = scenario
+        self.seed = seed
+        self.movies = movies
+        self.costs = costs
+        self.makeApp = makeApp
+        recorder = Recorder(scheduler: scheduler, keepsTrace: keepsTrace)
+        timeline = GestureTimeline(
+            actions: scenario.actions, rows: movies.count, rowHeight: Double(scenario.screen.rowHeight),
+            viewport: Double(scenario.screen.height))
+        vsync = Int64Fraction(numerator: 1_000_000, denominator: Int64(max(1, scenario.screen.refreshRate)))
+    }
+
+    /// Plays a scenario with an app and returns what was measured.
+    ///
+    /// - Parameters:
+    ///   - step: the step's name, for the report.
+    ///   - diskRoot: the folder that holds the phone's disk; nil makes a fresh temporary one, removed after.
+    ///   - makeApp: makes the app's controller; called on the simulated main thread at every launch.
+    public static func run(
+        step: String, scenario: Scenario, seed: UInt64, movies: [Movie], options: PhoneOptions = PhoneOptions(),
+        makeApp: @escaping () -> TableViewController
+    ) throws -> RunResult {
+        let phone = Phone(
+            scenario: scenario, seed: seed, movies: movies, costs: options.costs, keepsTrace: options.keepsTrace,
+            makeApp: makeApp)
+        let temporaryRoot: URL?
+        let root: URL
+        if let diskRoot = options.diskRoot {
+            root = diskRoot
+            temporaryRoot = nil
+        } else {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "workbook-disk-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)", isDirectory: true)
+            temporaryRoot = root
+        }
+        defer { if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) } }
+        phone.disk = try Disk(phone: phone, root: root, costs: options.costs)
+        let server = try PosterServer(postersDirectory: options.postersDirectory)
+        phone.network = Network(
+            phone: phone, server: server, settings: scenario.network, faults: scenario.faults, seed: seed)
+        let result = phone.play(step: step, server: server)
+        return result
+    }
+
+    // MARK: The run
+
+    private func play(step: String, server: PosterServer) -> RunResult {
+        for (index, gesture) in timeline.gestures.enumerated() {
+            scheduler.schedule(at: gesture.start) { [self] in
+                if nextGesture <= index { mainThread?.wake() }
+            }
+        }
+        for (time, event) in timeline.systemEvents {
+            scheduler.schedule(at: time) { [self] in
+                switch event {
+                case .memoryWarning: sendMemoryWarning()
+                case .relaunch: relaunch()
+                }
+            }
+        }
+        startApp()
+        scheduler.run(until: timeline.endTime)
+        // Let the app settle: finish what it started, up to two virtual minutes.
+        let settleLimit = timeline.endTime + 120_000_000
+        while scheduler.now < settleLimit && !isQuiet {
+            scheduler.run(until: min(settleLimit, scheduler.now + 100_000))
+        }
+        let endTime = scheduler.now
+        let finalScreen = snapshot(label: "end")
+        if openStop != nil {
+            recorder.stopUnfilled()
+            openStop = nil
+        }
+        endScrolling(at: endTime)
+        recorder.placeholderRows(placeholderRowsShown, for: endTime - lastCommit)
+        killApp()
+        app = nil
+        scheduler.shutDown()
+        recorder.finish(peakImageMemory: memory.peakBytes)
+        return RunResult(
+            step: step, scenario: scenario.name, seed: seed, virtualMicroseconds: endTime, metrics: recorder.metrics,
+            oracle: Oracle(timeline: timeline, movies: movies, rowHeight: Double(scenario.screen.rowHeight),
+                viewport: Double(scenario.screen.height), server: server),
+            finalScreen: finalScreen, stops: stopSnapshots, trace: recorder.trace)
+    }
+
+    /// Whether the app has nothing left to do: no main-queue work, no frames, no queued operations, no
+    /// transfers.
+    private var isQuiet: Bool {
+        guard mainBlocks.isEmpty, !needsFrame, network.isIdle else { return false }
+        return appQueues.allSatisfy { $0.operationCount == 0 }
+    }
+
+    private var appQueues: [OperationQueue] = []
+
+    // MARK: Launch, relaunch, memory warnings
+
+    private func startApp() {
+        recorder.launched()
+        mainQueue = OperationQueue(phone: self, isMainQueue: true)
+        nextGesture = timeline.gestures.firstIndex { $0.start >= scheduler.now } ?? timeline.gestures.count
+        gestureBegun = false
+        framesRunning = false
+        shownImageByRow = [:]
+        openStop = scheduler.now
+        lastCommit = scheduler.now
+        placeholderRowsShown = 0
+        mainThread = startAppThread(name: "main") { [self] thread in
+            self.mainThreadLoop(thread)
+        }
+    }
+
+    /// Starts a thread that belongs to the current app (killed at a relaunch).
+    func startAppThread(name: String, body: @escaping (SimulatedThread) -> Void) -> SimulatedThread {
+        let thread = scheduler.startThread(name: name) { thread in body(thread) }
+        thread.context = self
+        appThreads.append(thread)
+        return thread
+    }
+
+    /// Registers a queue the app made, so the phone can tell when it is idle and kill it at a relaunch.
+    func register(queue: OperationQueue) {
+        queueLaunch[ObjectIdentifier(queue)] = launch
+        appQueues.append(queue)
+    }
+
+    /// Whether a queue belongs to an app killed by a relaunch.
+    func isKilled(queue: OperationQueue) -> Bool {
+        queueLaunch[ObjectIdentifier(queue), default: launch] != launch
+    }
+
+    private func killApp() {
+        for thread in appThreads {
+            thread.isKilled = true
+            thread.interrupt()
+        }
+        appThreads = []
+        appQueues = []
+        mainBlocks = []
+        launch += 1
+        mainThread = nil
+    }
+
+    private func relaunch() {
+        recorder.event("relaunch")
+        if openStop != nil {
+            recorder.stopUnfilled()
+            openStop = nil
+        }
+        endScrolling(at: scheduler.now)
+        recorder.placeholderRows(placeholderRowsShown, for: scheduler.now - lastCommit)
+        killApp()
+        app = nil
+        startApp()
+    }
+
+    private func sendMemoryWarning() {
+        recorder.event("memory_warning")
+        let warning = BlockOperation { [weak self] in self?.app?.didReceiveMemoryWarning() }
+        enqueueOnMainThread(warning, origin: nil)
+    }
+
+    // MARK: The main thread
+
+    /// Queues an operation to run on the main thread at its next turn.
+    func enqueueOnMainThread(_ operation: Operation) {
+        let caller = SimulatedThread.current
+        if caller?.isKilled == true { return }
+        enqueueOnMainThread(operation, origin: caller?.runningOperation)
+    }
+
+    private func enqueueOnMainThread(_ operation: Operation, origin: Operation?) {
+        mainBlocks.append((operation, origin))
+        mainThread?.wake()
+    }
+
+    private var needsFrame: Bool {
+        guard let table = app?.tableView else { return true }
+        if table.needsReload || table.isDragging || table.isDecelerating { return true }
+        return nextGesture < timeline.gestures.count && timeline.gestures[nextGesture].start <= scheduler.now
+    }
+
+    private func mainThreadLoop(_ thread: SimulatedThread) {
+        let launchStart = scheduler.now
+        let controller = makeApp()
+        app = controller
+        controller.viewDidLoad()
+        recorder.mainThreadBusy(scheduler.now - launchStart)
+        while !thread.isInterrupted {
+            if !mainBlocks.isEmpty {
+                runMainBlock()
+                continue
+            }
+            if needsFrame {
+                if !framesRunning {
+                    framesRunning = true
+                    nextFrameDue = vsync.atOrAfter(scheduler.now)
+                }
+                let due = vsync.atOrAfter(max(scheduler.now, nextFrameDue))
+                if scheduler.now < due {
+                    armFrameTimer(at: due)
+                    thread.park()
+                    continue
+                }
+                runFrame()
+                continue
+            }
+            framesRunning = false
+            thread.park()
+        }
+    }
+
+    private func armFrameTimer(at time: Int64) {
+        guard frameTimer != time else { return }
+        frameTimer = time
+        scheduler.schedule(at: time) { [self] in
+            if frameTimer == time { frameTimer = nil }
+            mainThread?.wake()
+        }
+    }
+
+    private func runMainBlock() {
+        let (operation, origin) = mainBlocks.removeFirst()
+        let start = scheduler.now
+        spendOnMain(costs.mainQueueBlock)
+        currentBlockOrigin = origin
+        blockWasLate = false
+        operation.start()
+        currentBlockOrigin = nil
+        guard SimulatedThread.current?.isKilled != true else { return }
+        commit()
+        recorder.mainThreadBusy(scheduler.now - start)
+    }
+
+    private func runFrame() {
+        guard let table = app?.tableView, let controller = app else { return }
+        let start = scheduler.now
+        let intended = nextFrameDue
+        let scrollingAtStart = table.isDragging || table.isDecelerating
+        spendOnMain(costs.frameBase)
+        advanceScrolling(table: table, controller: controller)
+        guard SimulatedThread.current?.isKilled != true else { return }
+        commit()
+        let end = scheduler.now
+        recorder.mainThreadBusy(end - start)
+        let expected = vsync.add(intended, frames: 1)
+        let presented = max(vsync.atOrAfter(end), expected)
+        if scrollingAtStart || table.isDragging || table.isDecelerating, presented > expected {
+            recorder.hitch(presented - expected)
+        }
+        nextFrameDue = presented
+    }
+
+    /// Applies the user's finger to the table: begins, moves and ends gestures up to now, with callbacks.
+    private func advanceScrolling(table: TableView, controller: TableViewController) {
+        var offset = table.contentOffset
+        while nextGesture < timeline.gestures.count {
+            let gesture = timeline.gestures[nextGesture]
+            let now = scheduler.now
+            guard gesture.start <= now else { break }
+            if !gestureBegun {
+                gestureBegun = true
+                if openStop != nil {
+                    recorder.stopUnfilled()
+                    openStop = nil
+                }
+                table.isDragging = true
+                scrollingSince = now
+                recorder.event("scroll_state", [.text("state", "dragging")])
+                spendOnMain(costs.delegateCallback)
+                controller.scrollViewWillBeginDragging(table)
+            }
+            offset = gesture.offset(at: now)
+            if now < gesture.release {
+                break
+            }
+            if table.isDragging {
+                table.layout(offset: gesture.releaseOffset)
+                table.isDragging = false
+                table.isDecelerating = gesture.decelerates
+                recorder.event("scroll_state", [.text("state", gesture.decelerates ? "decelerating" : "idle")])
+                spendOnMain(costs.delegateCallback)
+                controller.scrollViewDidEndDragging(table, willDecelerate: gesture.decelerates)
+                if !gesture.decelerates {
+                    finishGesture(at: now)
+                    continue
+                }
+            }
+            if now < gesture.end {
+                break
+            }
+            table.layout(offset: gesture.restOffset)
+            table.isDecelerating = false
+            recorder.event("scroll_state", [.text("state", "idle")])
+            spendOnMain(costs.delegateCallback)
+            controller.scrollViewDidEndDecelerating(table)
+            finishGesture(at: now)
+            offset = table.contentOffset
+        }
+        table.layout(offset: offset)
+    }
+
+    private func finishGesture(at time: Int64) {
+        nextGesture += 1
+        gestureBegun = false
+        endScrolling(at: time)
+        openStop = time
+    }
+
+    private func endScrolling(at time: Int64) {
+        if let since = scrollingSince {
+            recorder.scrolled(time - since)
+            scrollingSince = nil
+        }
+    }
+
+    /// Blocks the main thread (or whichever simulated thread calls) for a UIKit-like cost.
+    func spendOnMain(_ micros: Int64) {
+        SimulatedThread.current?.sleep(for: micros)
+    }
+
+    /// A main-queue block is changing the table: if it came from a cancelled operation, that is late.
+    func tableMutated() {
+        guard let origin = currentBlockOrigin, origin.isCancelled, !blockWasLate else { return }
+        blockWasLate = true
+        recorder.lateCompletion()
+    }
+
+    // MARK: What the screen shows
+
+    /// Checks the screen after main-thread work: records changed cells, wrong pictures, stops filled.
+    private func commit() {
+        guard let table = app?.tableView else { return }
+        let now = scheduler.now
+        recorder.placeholderRows(placeholderRowsShown, for: now - lastCommit)
+        lastCommit = now
+        var placeholders = 0
+        var allFinal = true
+        let rows = table.visibleCells.keys.sorted()
+        for row in rows {
+            guard let cell = table.visibleCells[row] else { continue }
+            let image = cell.imageView.image
+            let kind = image?.kind ?? .placeholder
+            if kind == .placeholder { placeholders += 1 }
+            if !(kind == .failure || (kind == .poster && image?.isFiltered == true)) { allFinal = false }
+            let identity = image.map { ObjectIdentifier($0) }
+            if cell.imageChanged || shownImageByRow[row] != .some(identity) {
+                cell.imageChanged = false
+                shownImageByRow[row] = .some(identity)
+                recordShown(image, kind: kind, row: row, cellChanged: true)
+            }
+        }
+        for row in shownImageByRow.keys.sorted() where table.visibleCells[row] == nil {
+            shownImageByRow[row] = nil
+        }
+        placeholderRowsShown = placeholders
+        if let stop = openStop, allFinal, !rows.isEmpty {
+            recorder.stopFilled(after: now - stop)
+            openStop = nil
+            stopSnapshots.append(snapshot(label: "stop at \(MetricValue.milliseconds(stop).formatted) ms"))
+        }
+    }
+
+    private func recordShown(_ image: Image?, kind: Image.Kind, row: Int, cellChanged: Bool) {
+        let shows = Self.shows(kind)
+        recorder.event(
+            "cell_image",
+            [
+                .number("row", row), .text("shows", shows), .text("url", image?.sourceURL),
+                .text("image_hash", kind == .placeholder ? nil : image?.contentHash),
+            ])
+        guard kind == .poster, let image else { return }
+        if image.sourceURL != movies[row].urlString {
+            recorder.wrongImage(row: row, url: image.sourceURL)
+        }
+        if let download = image.downloadID { recorder.downloadShown(download) }
+    }
+
+    private static func shows(_ kind: Image.Kind) -> String {
+        switch kind {
+        case .poster: return "image"
+        case .placeholder: return "placeholder"
+        case .failure: return "failed"
+        }
+    }
+
+    /// The visible rows as the user sees them now.
+    private func snapshot(label: String) -> ScreenSnapshot {
+        guard let table = app?.tableView else { return ScreenSnapshot(label: label, time: scheduler.now, rows: []) }
+        let rows = table.visibleCells.keys.sorted().compactMap { row -> ScreenRow? in
+            guard let cell = table.visibleCells[row] else { return nil }
+            let image = cell.imageView.image
+            let kind = image?.kind ?? .placeholder
+            return ScreenRow(
+                row: row, title: movies[row].name, shows: Self.shows(kind),
+                imageHash: kind == .placeholder ? nil : image?.contentHash, url: movies[row].urlString,
+                spinning: cell.accessoryView?.isAnimating ?? false, bitmap: kind == .poster ? image?.bitmap : nil)
+        }
+        return ScreenSnapshot(label: label, time: scheduler.now, rows: rows)
+    }
+
+    // MARK: Image work
+
+    /// Delivered bytes, so the picture decoded from them can be traced to its download.
+    func registerDelivery(_ data: Data, download: Int) {
+        deliveries[data, default: []].append(download)
+    }
+
+    /// Decodes bytes on the calling thread, charging the cost; nil when they are not a PNG.
+    func decode(_ data: Data) -> (bitmap: Bitmap, sourceURL: String?, downloadID: Int?)? {
+        let thread = SimulatedThread.current
+        let bitmap = PosterMemo.shared.decode(data)
+        let source = PosterStamp.source(of: [UInt8](data.prefix(4096)))
+        recorder.decoded(url: source, thread: thread?.name ?? "?")
+        guard let bitmap else {
+            thread?.sleep(for: costs.failedDecode(bytes: data.count))
+            return nil
+        }
+        thread?.sleep(for: costs.decode(pixels: bitmap.width * bitmap.height))
+        var download: Int?
+        if var waiting = deliveries[data], !waiting.isEmpty {
+            download = waiting.removeFirst()
+            deliveries[data] = waiting.isEmpty ? nil : waiting
+        }
+        return (bitmap, source, download)
+    }
+
+    /// Filters a bitmap on the calling thread, charging the cost.
+    func filter(_ bitmap: Bitmap, intensity: Double, sourceURL: String?) -> Bitmap {
+        let thread = SimulatedThread.current
+        recorder.filtered(url: sourceURL, thread: thread?.name ?? "?")
+        let filtered = PosterMemo.shared.sepia(bitmap, intensity: intensity)
+        thread?.sleep(for: costs.filter(pixels: bitmap.width * bitmap.height))
+        return filtered
+    }
+}

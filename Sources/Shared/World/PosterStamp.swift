@@ -1,0 +1,51 @@
+/// Marks each PNG the simulated server sends with the URL it was sent for, in a `tEXt` chunk.
+///
+/// Decoders skip the chunk, so the pixels are untouched. The world reads it back from any bytes the app
+/// decodes, wherever they came from (the network, a cache file, a previous process), so a picture always
+/// knows its source and a cell showing another row's poster is caught.
+enum PosterStamp {
+    /// The `tEXt` keyword of the stamp.
+    static let keyword = "workbook-source"
+
+    /// The PNG with a stamp chunk inserted right after IHDR; other bytes are returned unchanged.
+    static func stamp(_ png: [UInt8], url: String) -> [UInt8] {
+        // Signature (8) + IHDR chunk (4 length + 4 type + 13 data + 4 CRC) = 33 bytes.
+        guard png.count >= 33, png[12..<16].elementsEqual("IHDR".utf8) else { return png }
+        var data = Array(keyword.utf8)
+        data.append(0)
+        data.append(contentsOf: url.utf8)
+        var chunk: [UInt8] = []
+        let length = UInt32(data.count)
+        chunk.append(contentsOf: [UInt8(length >> 24), UInt8((length >> 16) & 0xff), UInt8((length >> 8) & 0xff), UInt8(length & 0xff)])
+        let typeAndData = Array("tEXt".utf8) + data
+        chunk.append(contentsOf: typeAndData)
+        let crc = CRC32.checksum(typeAndData)
+        chunk.append(contentsOf: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xff), UInt8((crc >> 8) & 0xff), UInt8(crc & 0xff)])
+        return Array(png[0..<33]) + chunk + Array(png[33...])
+    }
+
+    /// The URL stamped in PNG bytes, if any. Never traps on malformed bytes.
+    static func source(of png: [UInt8]) -> String? {
+        var offset = 8
+        var chunksSeen = 0
+        while offset + 8 <= png.count, chunksSeen < 8 {
+            let length =
+                Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
+            let type = png[(offset + 4)..<(offset + 8)]
+            let dataStart = offset + 8
+            guard length >= 0, length <= png.count - dataStart else { return nil }
+            if type.elementsEqual("tEXt".utf8) {
+                let chunk = png[dataStart..<(dataStart + length)]
+                if let zero = chunk.firstIndex(of: 0),
+                    chunk[chunk.startIndex..<zero].elementsEqual(keyword.utf8)
+                {
+                    return String(decoding: chunk[(zero + 1)...], as: UTF8.self)
+                }
+            }
+            if type.elementsEqual("IDAT".utf8) { return nil }
+            offset = dataStart + length + 4
+            chunksSeen += 1
+        }
+        return nil
+    }
+}
