@@ -11,7 +11,7 @@ public struct ScenarioError: Error, Equatable, CustomStringConvertible {
     public var message: String
 
     /// Makes an error for a source, an optional line and a message.
-    public init(source: String, line: Int?, message: String) {
+    init(source: String, line: Int?, message: String) {
         self.source = source
         self.line = line
         self.message = message
