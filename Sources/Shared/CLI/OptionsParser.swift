@@ -1,0 +1,187 @@
+/// Reads the command-line options every step shares.
+///
+/// Options take their value as the next argument (`--seed 7`) or after an equals sign (`--seed=7`); flags
+/// take none. Each option may be given once. `-h` is `--help`.
+public enum OptionsParser {
+    /// What an option expects after it.
+    enum ValueKind: Equatable {
+        /// A flag: no value.
+        case none
+        /// A value, shown in the help as this placeholder (for example `FILE`).
+        case value(placeholder: String)
+    }
+
+    /// One option: its spelling, its value, and its line of help.
+    struct Option {
+        /// The long spelling, with the dashes (`--seed`).
+        let name: String
+        /// Whether it takes a value.
+        let kind: ValueKind
+        /// One line of help.
+        let help: String
+    }
+
+    /// Every option, in the order the help lists them.
+    static let options: [Option] = [
+        Option(
+            name: "--scenario", kind: .value(placeholder: "NAME|FILE"),
+            help: "a built-in scenario or a scenario file (default: course)"),
+        Option(
+            name: "--seed", kind: .value(placeholder: "N"),
+            help: "seed for every random choice, overriding the scenario's (0…18446744073709551615)"),
+        Option(name: "--json", kind: .none, help: "print one JSON object instead of the text report"),
+        Option(
+            name: "--trace", kind: .value(placeholder: "FILE"),
+            help: "write every event as JSON Lines, in virtual-time order"),
+        Option(
+            name: "--cache-dir", kind: .value(placeholder: "DIR"),
+            help: "keep the disk cache here across runs (default: a fresh temporary directory)"),
+        Option(
+            name: "--concurrency", kind: .value(placeholder: "N"),
+            help: "override the step's download concurrency (1…64)"),
+        Option(
+            name: "--posters", kind: .value(placeholder: "DIR"),
+            help: "serve the PNG files in DIR instead of generated posters"),
+        Option(
+            name: "--timeline", kind: .value(placeholder: "FILE"),
+            help: "write a frame-by-frame timeline of the main thread"),
+        Option(name: "--screens", kind: .none, help: "print the screen as text at every scroll stop"),
+        Option(
+            name: "--export", kind: .value(placeholder: "DIR"),
+            help: "export the final screen's images as PNG files into DIR"),
+        Option(
+            name: "--color", kind: .value(placeholder: "WHEN"),
+            help: "colour the text report: auto, always or never (default: auto)"),
+        Option(name: "--help", kind: .none, help: "print this help and exit (also -h)"),
+    ]
+
+    /// Reads the arguments (without the program name) into options.
+    public static func parse(_ arguments: [String]) throws(OptionsError) -> RunOptions {
+        var result = RunOptions()
+        var seen: Set<String> = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("-"), argument != "-", argument != "--" else {
+                throw .unexpectedArgument(argument)
+            }
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if name == "-h" { name = "--help" }
+            guard let option = options.first(where: { $0.name == name }) else {
+                let known = options.map(\.name) + ["-h"]
+                throw .unknownOption(name, suggestion: EditDistance.closest(to: name, among: known))
+            }
+            guard seen.insert(option.name).inserted else {
+                throw .duplicateOption(option.name)
+            }
+            let value: String
+            switch option.kind {
+            case .none:
+                if let inlineValue {
+                    throw .badValue(
+                        option: option.name, value: inlineValue, expected: "no value (it is a flag)")
+                }
+                value = ""
+            case .value:
+                if let inlineValue {
+                    value = inlineValue
+                } else if index < arguments.count, !looksLikeOption(arguments[index]) {
+                    value = arguments[index]
+                    index += 1
+                } else {
+                    throw .missingValue(option: option.name)
+                }
+            }
+            try apply(option.name, value: value, to: &result)
+        }
+        return result
+    }
+
+    /// The help: a usage line, one line per option, and the built-in scenarios.
+    public static func helpText(program: String, summary: String) -> String {
+        let labels = options.map { option -> String in
+            switch option.kind {
+            case .none: return option.name
+            case .value(let placeholder): return "\(option.name) \(placeholder)"
+            }
+        }
+        let width = labels.map(\.count).max() ?? 0
+        var lines = [
+            "\(program): \(summary)",
+            "",
+            "Usage: \(program) [options]",
+            "",
+            "Options (--name value or --name=value):",
+        ]
+        for (label, option) in zip(labels, options) {
+            let padding = String(repeating: " ", count: width - label.count)
+            lines.append("  \(label)\(padding)  \(option.help)")
+        }
+        lines.append("")
+        lines.append("Built-in scenarios: \(ScenarioParser.builtInNames.joined(separator: ", "))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Whether an argument is an option rather than a value (`--json`, `-h`), so it is not taken as one.
+    private static func looksLikeOption(_ argument: String) -> Bool {
+        argument.hasPrefix("--") || argument == "-h"
+    }
+
+    /// Checks a value and stores it in the options.
+    private static func apply(_ name: String, value: String, to result: inout RunOptions) throws(OptionsError)
+    {
+        switch name {
+        case "--scenario":
+            result.scenario = try nonEmpty(
+                value, option: name, expected: "a built-in scenario name or a file path")
+        case "--seed":
+            guard let seed = ScenarioValue.wholeNumber(Substring(value)) else {
+                throw .badValue(
+                    option: name, value: value, expected: "a whole number from 0 to \(UInt64.max)")
+            }
+            result.seed = seed
+        case "--json":
+            result.json = true
+        case "--trace":
+            result.tracePath = try nonEmpty(value, option: name, expected: "a file path")
+        case "--cache-dir":
+            result.cacheDirectory = try nonEmpty(value, option: name, expected: "a directory path")
+        case "--concurrency":
+            guard let count = ScenarioValue.wholeInt(Substring(value)), (1...64).contains(count) else {
+                throw .badValue(option: name, value: value, expected: "a whole number from 1 to 64")
+            }
+            result.concurrency = count
+        case "--posters":
+            result.postersDirectory = try nonEmpty(value, option: name, expected: "a directory path")
+        case "--timeline":
+            result.timelinePath = try nonEmpty(value, option: name, expected: "a file path")
+        case "--screens":
+            result.screens = true
+        case "--export":
+            result.exportDirectory = try nonEmpty(value, option: name, expected: "a directory path")
+        case "--color":
+            guard let mode = ColorMode(rawValue: value) else {
+                throw .badValue(option: name, value: value, expected: "auto, always or never")
+            }
+            result.color = mode
+        default:
+            result.help = true
+        }
+    }
+
+    /// The value, unless it is empty.
+    private static func nonEmpty(_ value: String, option: String, expected: String) throws(OptionsError)
+        -> String
+    {
+        guard !value.isEmpty else {
+            throw .badValue(option: option, value: value, expected: expected)
+        }
+        return value
+    }
+}

@@ -1,0 +1,32 @@
+/// What a step's command line asked for: the scenario, the seed and which reports to write.
+///
+/// Every step takes the same options; `OptionsParser` reads them.
+public struct RunOptions: Sendable, Equatable {
+    /// A built-in scenario name or a scenario file path (`--scenario`).
+    public var scenario: String = "course"
+    /// A seed that overrides the scenario's (`--seed`).
+    public var seed: UInt64?
+    /// Print one JSON object instead of the text report (`--json`).
+    public var json: Bool = false
+    /// Write a JSON Lines event trace to this file (`--trace`).
+    public var tracePath: String?
+    /// Keep the disk cache in this directory across runs instead of a fresh temporary one (`--cache-dir`).
+    public var cacheDirectory: String?
+    /// Override the step's download concurrency, 1…64 (`--concurrency`).
+    public var concurrency: Int?
+    /// Serve real PNG files from this folder instead of generated posters (`--posters`).
+    public var postersDirectory: String?
+    /// Write a per-frame timeline to this file (`--timeline`).
+    public var timelinePath: String?
+    /// Print the screen as text at every scroll stop (`--screens`).
+    public var screens: Bool = false
+    /// Export the final screen's posters as PNG files into this directory (`--export`).
+    public var exportDirectory: String?
+    /// Terminal colours in the text report (`--color`).
+    public var color: ColorMode = .auto
+    /// Print the help text and exit (`--help`, `-h`).
+    public var help: Bool = false
+
+    /// The defaults: the `course` scenario, its own seed, a text report, no extra files.
+    public init() {}
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Reads scenario files: the built-ins shipped with the package and files a teacher writes.
+///
+/// The format is one line per setting or action; `#` starts a comment; blank lines are ignored; keywords
+/// are lowercase; words are separated by spaces (or tabs). Settings come first, each at most once, and
+/// describe the session before it starts; actions follow, in the order they happen:
+///
+/// ```
+/// rows 200                  # catalog rows used, 1…1000000 (default 200)
+/// seed 7                    # a UInt64; --seed overrides it
+/// network rtt=120ms jitter=30ms bandwidth=1000KB/s connections=6 timeout=10s
+/// screen height=667 row=88 refresh=60
+/// faults timeout=2% refused=1% server-error=1% truncated=2% corrupt=0.5%
+/// slow-host img3.posters.test factor=8
+/// wait 2s
+/// drag to row 6 over 1s
+/// fling to row 80
+/// memory-warning
+/// relaunch
+/// ```
+///
+/// - `network`, `screen` and `faults` take any subset of their `key=value` words, in any order, each once;
+///   unknown keys are errors. Network keys: `rtt` and `jitter` (durations, may be 0, at most 60s),
+///   `bandwidth` (`B/s`, `KB/s` or `MB/s` with KB = 1000 bytes and MB = 1 000 000 bytes, decimals allowed
+///   down to one byte, at least 1B/s), `connections` (per host, 1…64), `timeout` (a positive duration).
+///   Screen keys: `height` (points, 100…10000), `row` (points, at most the height), `refresh` (60 or 120).
+///   Fault keys: `timeout`, `refused`, `server-error`, `truncated`, `corrupt`: percentages with at most one
+///   decimal, stored per mille, adding up to at most 100%.
+/// - `slow-host HOST factor=N`: one host (letters, digits, dots, hyphens), N from 1 to 1000.
+/// - Durations are a number with the unit `s` (up to six decimals), `ms` (up to three) or `us` (none);
+///   `wait` and `drag … over` need more than zero and at most 3600s. They are read without floating point.
+/// - Rows are numbered from 0; every `drag`/`fling` target must be below `rows` (checked once the whole
+///   file is read, reported on the action's line).
+/// - A file needs at least one action.
+public enum ScenarioParser {
+    /// Reads scenario text; `name` becomes the scenario's name and `source` prefixes every error.
+    public static func parse(_ text: String, name: String, source: String) throws(ScenarioError) -> Scenario {
+        var reader = ScenarioReader(name: name, source: source)
+        try reader.read(text)
+        return try reader.finish()
+    }
+
+    /// Loads a built-in by name (`course`) or a scenario file by path.
+    ///
+    /// A built-in name wins over a file of the same name in the current directory; write `./course` for
+    /// the file.
+    public static func load(_ nameOrPath: String) throws(ScenarioError) -> Scenario {
+        let builtIns = builtInNames
+        if builtIns.contains(nameOrPath), let folder = builtInFolder {
+            let url = folder.appendingPathComponent("\(nameOrPath).scenario")
+            return try loadFile(at: url, name: nameOrPath, source: "\(nameOrPath).scenario")
+        }
+        let list = "built-in scenarios: \(builtIns.joined(separator: ", "))"
+        guard !nameOrPath.isEmpty else {
+            throw ScenarioError(source: "scenario", line: nil, message: "no scenario given; \(list)")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: nameOrPath, isDirectory: &isDirectory) else {
+            let looksLikeName = !nameOrPath.contains("/") && !nameOrPath.contains(".")
+            let message =
+                looksLikeName
+                ? "no built-in scenario by that name and no such file; \(list)"
+                : "no such file; \(list), or give the path of a scenario file"
+            throw ScenarioError(source: nameOrPath, line: nil, message: message)
+        }
+        guard !isDirectory.boolValue else {
+            throw ScenarioError(
+                source: nameOrPath, line: nil, message: "is a directory, not a scenario file; \(list)")
+        }
+        let url = URL(fileURLWithPath: nameOrPath)
+        return try loadFile(at: url, name: url.deletingPathExtension().lastPathComponent, source: nameOrPath)
+    }
+
+    /// The names of the built-in scenarios, sorted.
+    public static var builtInNames: [String] {
+        guard let folder = builtInFolder,
+            let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+        else { return [] }
+        let suffix = ".scenario"
+        return files.filter { $0.hasSuffix(suffix) }.map { String($0.dropLast(suffix.count)) }.sorted()
+    }
+
+    /// The folder of built-in scenario files in the package's resources.
+    static var builtInFolder: URL? {
+        Bundle.module.url(forResource: "Scenarios", withExtension: nil)
+    }
+
+    /// Reads a file's bytes, insists on UTF-8 and parses it.
+    static func loadFile(at url: URL, name: String, source: String) throws(ScenarioError) -> Scenario {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let reason = (error as NSError).localizedDescription
+            throw ScenarioError(source: source, line: nil, message: "cannot read the file (\(reason))")
+        }
+        let text = try decodeUTF8([UInt8](data), source: source)
+        return try parse(text, name: name, source: source)
+    }
+
+    /// The bytes as text, or an error naming the first line that is not valid UTF-8.
+    static func decodeUTF8(_ bytes: [UInt8], source: String) throws(ScenarioError) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) {
+            return text
+        }
+        var lineNumber = 0
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if String(validating: line, as: UTF8.self) == nil {
+                break
+            }
+        }
+        throw ScenarioError(
+            source: source, line: lineNumber,
+            message: "this line is not UTF-8 text; scenario files must be UTF-8")
+    }
+}

@@ -1,0 +1,414 @@
+/// Reads a scenario text line by line into a `Scenario`, enforcing the grammar `ScenarioParser` documents.
+struct ScenarioReader {
+    /// The lines that describe the session before it starts.
+    static let settingKeywords = ["rows", "seed", "network", "screen", "faults", "slow-host"]
+    /// The lines that happen during the session.
+    static let actionKeywords = ["wait", "drag", "fling", "memory-warning", "relaunch"]
+    /// Keys of a `network` line.
+    static let networkKeys = ["rtt", "jitter", "bandwidth", "connections", "timeout"]
+    /// Keys of a `screen` line.
+    static let screenKeys = ["height", "row", "refresh"]
+    /// Keys of a `faults` line.
+    static let faultKeys = ["timeout", "refused", "server-error", "truncated", "corrupt"]
+    /// Keys of a `slow-host` line (after the host).
+    static let slowHostKeys = ["factor"]
+
+    /// The longest duration any value may have: one hour.
+    static let maximumDuration: Int64 = 3_600_000_000
+    /// The longest network latency or jitter: one minute.
+    static let maximumLatency: Int64 = 60_000_000
+    /// The fastest link: 10 GB/s.
+    static let maximumBandwidth: Int64 = 10_000_000_000
+    /// The largest catalog a scenario may ask for.
+    static let maximumRows = 1_000_000
+
+    /// A row an action scrolls to, remembered until the row count is known.
+    private struct RowTarget {
+        /// The line of the action.
+        let line: ScenarioLine
+        /// The row it scrolls to.
+        let row: Int
+    }
+
+    /// The scenario being built.
+    private(set) var scenario: Scenario
+    /// Where each setting was first given, to refuse a second one.
+    private var settingLines: [String: Int] = [:]
+    /// The first action's keyword and line: settings after it are refused.
+    private var firstAction: (keyword: String, line: Int)?
+    /// Scroll targets, checked against `rows` once the whole file is read.
+    private var rowTargets: [RowTarget] = []
+    /// The line that set `rows`, if any, for messages.
+    private var rowsLine: Int?
+    /// Whether the text had anything but blanks.
+    private var sawContent = false
+
+    /// Starts an empty scenario with default settings.
+    init(name: String, source: String) {
+        scenario = Scenario(name: name, source: source)
+    }
+
+    // MARK: - Whole text
+
+    /// Reads every line of the text.
+    mutating func read(_ text: String) throws(ScenarioError) {
+        var body = Substring(text)
+        if body.first == "\u{FEFF}" { body = body.dropFirst() }
+        var number = 0
+        for rawLine in body.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            if !sawContent, rawLine.contains(where: { !$0.isWhitespace }) { sawContent = true }
+            guard var line = ScenarioLine(rawLine, number: number, source: scenario.source) else { continue }
+            try readLine(&line)
+        }
+    }
+
+    /// Checks what can only be checked at the end (actions exist, rows are in range) and returns the scenario.
+    func finish() throws(ScenarioError) -> Scenario {
+        let actions = ScenarioReader.actionKeywords.joined(separator: ", ")
+        guard sawContent else {
+            throw ScenarioError(
+                source: scenario.source, line: nil,
+                message: "the file is empty; expected settings and at least one action (\(actions))")
+        }
+        guard !scenario.actions.isEmpty else {
+            throw ScenarioError(
+                source: scenario.source, line: nil,
+                message: "no actions; expected at least one of \(actions)")
+        }
+        for target in rowTargets where target.row >= scenario.rows {
+            let origin = rowsLine.map { "“rows \(scenario.rows)” on line \($0)" } ?? "the default “rows 200”"
+            throw target.line.error(
+                "row \(target.row) is past the last row: the scenario has \(scenario.rows) rows "
+                    + "(0…\(scenario.rows - 1), from \(origin))")
+        }
+        return scenario
+    }
+
+    // MARK: - One line
+
+    /// Reads one line: checks its place in the file, then its grammar.
+    private mutating func readLine(_ line: inout ScenarioLine) throws(ScenarioError) {
+        let keyword = line.next() ?? ""
+        let isSetting = ScenarioReader.settingKeywords.contains(keyword)
+        let isAction = ScenarioReader.actionKeywords.contains(keyword)
+        guard isSetting || isAction else {
+            throw line.error(unknownKeywordMessage(keyword))
+        }
+        if isSetting {
+            if let firstAction {
+                throw line.error(
+                    "“\(keyword)” must come before the first action (“\(firstAction.keyword)” on line "
+                        + "\(firstAction.line)); settings describe the session before it starts")
+            }
+            if let earlier = settingLines[keyword] {
+                throw line.error(
+                    "“\(keyword)” is already set on line \(earlier); each setting may appear once")
+            }
+            settingLines[keyword] = line.number
+        } else if firstAction == nil {
+            firstAction = (keyword, line.number)
+        }
+        switch keyword {
+        case "rows": try readRows(&line)
+        case "seed": try readSeed(&line)
+        case "network": try readNetwork(&line)
+        case "screen": try readScreen(&line)
+        case "faults": try readFaults(&line)
+        case "slow-host": try readSlowHost(&line)
+        case "wait": try readWait(&line)
+        case "drag": try readDrag(&line)
+        case "fling": try readFling(&line)
+        case "memory-warning": scenario.actions.append(.memoryWarning)
+        case "relaunch": scenario.actions.append(.relaunch)
+        default: throw line.error(unknownKeywordMessage(keyword))
+        }
+        try line.expectEnd()
+    }
+
+    /// “unknown action or setting …; expected one of …”, with a suggestion when one is close.
+    private func unknownKeywordMessage(_ keyword: String) -> String {
+        let known = ScenarioReader.settingKeywords + ScenarioReader.actionKeywords
+        var message =
+            "unknown action or setting \(ScenarioLine.quote(keyword)); expected one of "
+            + known.joined(separator: ", ")
+        if let suggestion = EditDistance.closest(to: keyword.lowercased(), among: known) {
+            message += " (did you mean “\(suggestion)”?)"
+        }
+        return message
+    }
+
+    // MARK: - Settings
+
+    /// `rows N`, 1…1 000 000.
+    private mutating func readRows(_ line: inout ScenarioLine) throws(ScenarioError) {
+        let what = "a row count from 1 to \(ScenarioReader.maximumRows)"
+        guard let token = line.next() else { throw line.expected(what) }
+        guard let rows = ScenarioValue.wholeInt(Substring(token)), rows >= 1,
+            rows <= ScenarioReader.maximumRows
+        else { throw line.expected(what, insteadOf: token) }
+        scenario.rows = rows
+        rowsLine = line.number
+    }
+
+    /// `seed N`, any `UInt64`.
+    private mutating func readSeed(_ line: inout ScenarioLine) throws(ScenarioError) {
+        let what = "a seed (a whole number from 0 to \(UInt64.max))"
+        guard let token = line.next() else { throw line.expected(what) }
+        guard let seed = ScenarioValue.wholeNumber(Substring(token)) else {
+            throw line.expected(what, insteadOf: token)
+        }
+        scenario.seed = seed
+    }
+
+    /// `network rtt=… jitter=… bandwidth=… connections=… timeout=…`, any subset, any order.
+    private mutating func readNetwork(_ line: inout ScenarioLine) throws(ScenarioError) {
+        let pairs = try readKeyValues(
+            &line, keys: ScenarioReader.networkKeys, kind: "network", example: "rtt=120ms")
+        for (key, value) in pairs {
+            switch key {
+            case "rtt":
+                scenario.network.rttMicroseconds = try duration(
+                    value, key: key, on: line, allowsZero: true, maximum: ScenarioReader.maximumLatency)
+            case "jitter":
+                scenario.network.jitterMicroseconds = try duration(
+                    value, key: key, on: line, allowsZero: true, maximum: ScenarioReader.maximumLatency)
+            case "bandwidth":
+                scenario.network.bandwidthBytesPerSecond = try bandwidth(value, key: key, on: line)
+            case "connections":
+                scenario.network.connectionsPerHost = try wholeNumber(value, key: key, on: line, in: 1...64)
+            default:
+                scenario.network.timeoutMicroseconds = try duration(
+                    value, key: key, on: line, allowsZero: false, maximum: ScenarioReader.maximumDuration)
+            }
+        }
+    }
+
+    /// `screen height=… row=… refresh=…`, any subset, any order.
+    private mutating func readScreen(_ line: inout ScenarioLine) throws(ScenarioError) {
+        let pairs = try readKeyValues(
+            &line, keys: ScenarioReader.screenKeys, kind: "screen", example: "height=667")
+        for (key, value) in pairs {
+            switch key {
+            case "height":
+                scenario.screen.height = try wholeNumber(value, key: key, on: line, in: 100...10_000)
+            case "row":
+                scenario.screen.rowHeight = try wholeNumber(value, key: key, on: line, in: 1...10_000)
+            default:
+                let refresh = try wholeNumber(value, key: key, on: line, in: 1...1_000)
+                guard refresh == 60 || refresh == 120 else {
+                    throw line.error(
+                        "“refresh” must be 60 or 120 (hertz), found \(ScenarioLine.quote(value))")
+                }
+                scenario.screen.refreshRate = refresh
+            }
+        }
+        guard scenario.screen.rowHeight <= scenario.screen.height else {
+            throw line.error(
+                "a row (\(scenario.screen.rowHeight) points) must not be taller than the screen "
+                    + "(\(scenario.screen.height) points)")
+        }
+    }
+
+    /// `faults timeout=2% refused=1% server-error=1% truncated=2% corrupt=0.5%`, any subset, any order.
+    private mutating func readFaults(_ line: inout ScenarioLine) throws(ScenarioError) {
+        let pairs = try readKeyValues(
+            &line, keys: ScenarioReader.faultKeys, kind: "fault", example: "corrupt=2%")
+        for (key, value) in pairs {
+            let perMille = try percentage(value, key: key, on: line)
+            switch key {
+            case "timeout": scenario.faults.timeoutPerMille = perMille
+            case "refused": scenario.faults.refusedPerMille = perMille
+            case "server-error": scenario.faults.serverErrorPerMille = perMille
+            case "truncated": scenario.faults.truncatedPerMille = perMille
+            default: scenario.faults.corruptPerMille = perMille
+            }
+        }
+        let faults = scenario.faults
+        let total =
+            faults.timeoutPerMille + faults.refusedPerMille + faults.serverErrorPerMille
+            + faults.truncatedPerMille + faults.corruptPerMille
+        guard total <= 1000 else {
+            throw line.error(
+                "the faults add up to \(total / 10).\(total % 10)%; together they must be at most 100%")
+        }
+    }
+
+    /// `slow-host HOST factor=N`.
+    private mutating func readSlowHost(_ line: inout ScenarioLine) throws(ScenarioError) {
+        let what = "a host name like img3.posters.test"
+        guard let host = line.next() else { throw line.expected(what) }
+        let allowed = host.allSatisfy { character in
+            character.isASCII
+                && (character.isLetter || character.isNumber || character == "." || character == "-")
+        }
+        guard allowed, host.first != ".", host.first != "-" else {
+            throw line.expected(what, insteadOf: host)
+        }
+        if line.isAtEnd { throw line.expected("“factor=<n>”") }
+        let pairs = try readKeyValues(
+            &line, keys: ScenarioReader.slowHostKeys, kind: "slow-host", example: "factor=8")
+        // “factor” is the only key and at least one key is required, so it is there.
+        let factorText = pairs.first(where: { $0.key == "factor" })?.value ?? ""
+        let factor = try wholeNumber(factorText, key: "factor", on: line, in: 1...1_000)
+        scenario.faults.slowHost = SlowHost(host: host.lowercased(), factor: factor)
+    }
+
+    // MARK: - Actions
+
+    /// `wait DURATION`.
+    private mutating func readWait(_ line: inout ScenarioLine) throws(ScenarioError) {
+        let microseconds = try positionalDuration(&line, subject: "a wait")
+        scenario.actions.append(.wait(microseconds: microseconds))
+    }
+
+    /// `drag to row N over DURATION`.
+    private mutating func readDrag(_ line: inout ScenarioLine) throws(ScenarioError) {
+        let row = try readTargetRow(&line)
+        try line.expect("over", phrase: "“over <duration>”")
+        let microseconds = try positionalDuration(&line, subject: "a drag")
+        scenario.actions.append(.drag(toRow: row, microseconds: microseconds))
+    }
+
+    /// `fling to row N`.
+    private mutating func readFling(_ line: inout ScenarioLine) throws(ScenarioError) {
+        let row = try readTargetRow(&line)
+        scenario.actions.append(.fling(toRow: row))
+    }
+
+    /// `to row N` after `drag` or `fling`; the row is checked against `rows` at the end of the file.
+    private mutating func readTargetRow(_ line: inout ScenarioLine) throws(ScenarioError) -> Int {
+        try line.expect("to", phrase: "“to row <row>”")
+        try line.expect("row", phrase: "“row <row>”")
+        let what = "a row number from 0 to \(ScenarioReader.maximumRows - 1)"
+        guard let token = line.next() else { throw line.expected(what) }
+        guard let row = ScenarioValue.wholeInt(Substring(token)), row < ScenarioReader.maximumRows else {
+            throw line.expected(what, insteadOf: token)
+        }
+        rowTargets.append(RowTarget(line: line, row: row))
+        return row
+    }
+
+    /// A positive duration as the next token (`wait 2s`, `over 1s`).
+    private func positionalDuration(_ line: inout ScenarioLine, subject: String) throws(ScenarioError)
+        -> Int64
+    {
+        let what = "a duration like 2s, 1.5s, 250ms or 500us"
+        guard let token = line.next() else { throw line.expected(what) }
+        guard let microseconds = ScenarioValue.durationMicroseconds(token) else {
+            throw line.expected(what, insteadOf: token)
+        }
+        guard microseconds > 0 else {
+            throw line.error("\(subject) must last longer than zero, found \(ScenarioLine.quote(token))")
+        }
+        guard microseconds <= ScenarioReader.maximumDuration else {
+            throw line.error("\(subject) may last at most 3600s, found \(ScenarioLine.quote(token))")
+        }
+        return microseconds
+    }
+
+    // MARK: - key=value
+
+    /// Reads the rest of the line as `key=value` words: at least one, known keys only, each key once.
+    private func readKeyValues(
+        _ line: inout ScenarioLine, keys: [String], kind: String, example: String
+    ) throws(ScenarioError) -> [(key: String, value: String)] {
+        if line.isAtEnd {
+            throw line.expected("\(kind) settings like “\(example)” (keys: \(keys.joined(separator: ", ")))")
+        }
+        var pairs: [(key: String, value: String)] = []
+        while let word = line.next() {
+            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+                throw line.expected("“key=value” like “\(example)”", insteadOf: word)
+            }
+            let key = String(word[..<equals])
+            let value = String(word[word.index(after: equals)...])
+            guard keys.contains(key) else {
+                var message =
+                    "unknown \(kind) key \(ScenarioLine.quote(key)); expected one of "
+                    + keys.joined(separator: ", ")
+                if let suggestion = EditDistance.closest(to: key.lowercased(), among: keys) {
+                    message += " (did you mean “\(suggestion)”?)"
+                }
+                throw line.error(message)
+            }
+            guard !pairs.contains(where: { $0.key == key }) else {
+                throw line.error("“\(key)” is given twice on this line; give each key once")
+            }
+            pairs.append((key, value))
+        }
+        return pairs
+    }
+
+    /// Fails with “missing value for key” when a `key=` has nothing after the sign.
+    private func requireValue(_ value: String, key: String, on line: ScenarioLine, expected: String)
+        throws(ScenarioError)
+    {
+        guard !value.isEmpty else {
+            throw line.error("missing value for “\(key)”; expected \(expected)")
+        }
+    }
+
+    /// A duration value of a key, in microseconds.
+    private func duration(
+        _ value: String, key: String, on line: ScenarioLine, allowsZero: Bool, maximum: Int64
+    ) throws(ScenarioError) -> Int64 {
+        let expected = "a duration like 120ms, 1.5s or 500us"
+        try requireValue(value, key: key, on: line, expected: expected)
+        guard let microseconds = ScenarioValue.durationMicroseconds(value) else {
+            throw line.error("expected \(expected) for “\(key)”, found \(ScenarioLine.quote(value))")
+        }
+        if !allowsZero, microseconds == 0 {
+            throw line.error("“\(key)” must be longer than zero, found \(ScenarioLine.quote(value))")
+        }
+        guard microseconds <= maximum else {
+            throw line.error(
+                "“\(key)” may be at most \(ScenarioValue.formatDuration(maximum)), found \(ScenarioLine.quote(value))"
+            )
+        }
+        return microseconds
+    }
+
+    /// A whole-number value of a key, within a range.
+    private func wholeNumber(
+        _ value: String, key: String, on line: ScenarioLine, in range: ClosedRange<Int>
+    ) throws(ScenarioError) -> Int {
+        let expected = "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        try requireValue(value, key: key, on: line, expected: expected)
+        guard let number = ScenarioValue.wholeInt(Substring(value)), range.contains(number) else {
+            throw line.error("expected \(expected) for “\(key)”, found \(ScenarioLine.quote(value))")
+        }
+        return number
+    }
+
+    /// A bandwidth value of a key, in bytes per second.
+    private func bandwidth(_ value: String, key: String, on line: ScenarioLine) throws(ScenarioError) -> Int64
+    {
+        let expected = "a bandwidth like 1000KB/s, 1.5MB/s or 800B/s (KB = 1000 bytes)"
+        try requireValue(value, key: key, on: line, expected: expected)
+        guard let bytes = ScenarioValue.bandwidthBytesPerSecond(value) else {
+            throw line.error("expected \(expected) for “\(key)”, found \(ScenarioLine.quote(value))")
+        }
+        guard bytes > 0 else {
+            throw line.error("“\(key)” must be at least 1B/s, found \(ScenarioLine.quote(value))")
+        }
+        guard bytes <= ScenarioReader.maximumBandwidth else {
+            throw line.error("“\(key)” may be at most 10000MB/s, found \(ScenarioLine.quote(value))")
+        }
+        return bytes
+    }
+
+    /// A percentage value of a key, in per mille.
+    private func percentage(_ value: String, key: String, on line: ScenarioLine) throws(ScenarioError) -> Int
+    {
+        let expected = "a percentage like 2% or 0.5% (at most one decimal)"
+        try requireValue(value, key: key, on: line, expected: expected)
+        guard let perMille = ScenarioValue.percentPerMille(value) else {
+            throw line.error("expected \(expected) for “\(key)”, found \(ScenarioLine.quote(value))")
+        }
+        guard perMille <= 1000 else {
+            throw line.error("“\(key)” may be at most 100%, found \(ScenarioLine.quote(value))")
+        }
+        return perMille
+    }
+}

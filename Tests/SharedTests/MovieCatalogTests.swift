@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+
+@testable import Shared
+
+@Suite("Movie catalog")
+struct MovieCatalogTests {
+    /// The article's eight titled rows, then `hangge.com`, written out by hand from the article.
+    static let articleRows: [(name: String, picture: String, kind: String)] = [
+        ("港囧", "p2266145079", "spst"),
+        ("第三种爱情", "p2267236332", "mpst"),
+        ("碟中谍5", "p2263582212", "mpst"),
+        ("小黄人大眼萌", "p2265761240", "mpst"),
+        ("夏洛特烦恼", "p2264377763", "mpst"),
+        ("魔镜", "p2266110047", "mpst"),
+        ("长江7号", "p2268754172", "mpst"),
+        ("九层妖塔", "p2267502788", "mpst"),
+    ]
+
+    /// Writes text to a fresh temporary file and returns its URL.
+    func temporaryFile(_ text: String, name: String = "movies") throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(name)-\(UUID().uuidString).plist")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    /// Wraps a plist body in the XML header.
+    func plist(_ body: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        \(body)
+        </plist>
+        """
+    }
+
+    /// Loads a catalog file expecting a failure, and returns the error.
+    func loadError(_ url: URL) -> CatalogError? {
+        do {
+            _ = try MovieCatalog.load(from: url)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("The bundled catalog starts with the article's nine rows in order, with their titles")
+    func articleRowsComeFirst() throws {
+        let movies = try MovieCatalog.bundled().movies
+        for (index, row) in Self.articleRows.enumerated() {
+            #expect(movies[index].name == row.name)
+            let expected =
+                "https://img3.posters.test/view/movie_poster_cover/\(row.kind)/public/\(row.picture).png"
+            #expect(movies[index].urlString == expected)
+            #expect(movies[index].url?.absoluteString == expected)
+            #expect(movies[index].invalidURLReason == nil)
+        }
+        #expect(movies[8].name == "hangge.com")
+        #expect(movies[8].urlString == "NO URL")
+    }
+
+    @Test("The NO URL row has no URL and says why")
+    func noURLRowHasReason() throws {
+        let movie = try MovieCatalog.bundled().movies[8]
+        #expect(movie.url == nil)
+        #expect(movie.invalidURLReason == "not a URL: “NO URL”")
+    }
+
+    @Test("Addresses without an http(s) scheme or a host are refused with a reason")
+    func invalidAddressesAreRefused() {
+        for text in [
+            "NO URL", "", "ftp://img1.posters.test/p.png", "http:///p.png", "img1.posters.test/p.png",
+        ] {
+            let movie = Movie(name: "x", urlString: text)
+            #expect(movie.url == nil, "\(text)")
+            #expect(movie.invalidURLReason?.isEmpty == false, "\(text)")
+        }
+        let good = Movie(name: "x", urlString: "http://img1.posters.test/a/p1.png")
+        #expect(good.url?.host == "img1.posters.test")
+        #expect(good.invalidURLReason == nil)
+    }
+
+    @Test("The bundled catalog has at least 220 rows spread over the three hosts")
+    func catalogIsLargeAndSpread() throws {
+        let movies = try MovieCatalog.bundled().movies
+        #expect(movies.count >= 220)
+        let hosts = Set(movies.compactMap { $0.url?.host })
+        #expect(hosts == ["img1.posters.test", "img2.posters.test", "img3.posters.test"])
+        #expect(Set(movies.map(\.name)).count == movies.count, "titles are distinct")
+        #expect(movies.filter { $0.url == nil }.count == 1, "only hangge.com is invalid")
+    }
+
+    @Test("Some rows point at removed posters the server answers with 404")
+    func removedRowsExist() throws {
+        let movies = try MovieCatalog.bundled().movies
+        let removed = movies.indices.filter { movies[$0].urlString.contains("/removed/") }
+        #expect(removed.count >= 3)
+        #expect(removed.allSatisfy { movies[$0].url != nil }, "404 rows are valid URLs")
+        #expect(removed.contains { $0 < 16 }, "one is near the top, so the course meets it")
+    }
+
+    @Test("Two pairs of rows share one URL exactly")
+    func sharedURLPairsExist() throws {
+        let movies = try MovieCatalog.bundled().movies.filter { $0.url != nil }
+        let counts = Dictionary(grouping: movies, by: \.urlString).mapValues(\.count)
+        let shared = counts.filter { $0.value > 1 }
+        #expect(shared.count == 2)
+        #expect(shared.values.allSatisfy { $0 == 2 })
+    }
+
+    @Test("One pair of different URLs shares its last path component")
+    func sameLastComponentPairExists() throws {
+        let movies = try MovieCatalog.bundled().movies.filter { $0.url != nil }
+        let distinctURLs = Set(movies.map(\.urlString))
+        let byLastComponent = Dictionary(grouping: distinctURLs, by: { $0.split(separator: "/").last! })
+        let colliding = byLastComponent.values.filter { $0.count > 1 }
+        #expect(colliding.count == 1)
+        let pair = try #require(colliding.first).sorted()
+        #expect(pair.count == 2)
+        #expect(pair[0].contains("/mpst/public/"))
+        #expect(pair[1].contains("/spst/public/"))
+    }
+
+    @Test("Rows past the end repeat the catalog with new titles and new URLs")
+    func rowsRepeatWithNewTitlesAndURLs() throws {
+        let catalog = try MovieCatalog.bundled()
+        let count = catalog.movies.count
+        let rows = catalog.rows(500)
+        #expect(rows.count == 500)
+        #expect(Array(rows.prefix(count)) == catalog.movies)
+        #expect(rows[count].name == "港囧 · 2")
+        #expect(
+            rows[count].urlString
+                == "https://img3.posters.test/view/movie_poster_cover/spst/public/p2266145079.png?copy=2")
+        #expect(rows[2 * count].name == "港囧 · 3")
+        #expect(rows[2 * count].urlString.hasSuffix("p2266145079.png?copy=3"))
+        #expect(rows[count + 8].url == nil, "NO URL stays invalid")
+        #expect(rows[count + 8].urlString == "NO URL")
+        let firstCycleURLs = Set(rows[..<count].compactMap(\.url))
+        let secondCycleURLs = Set(rows[count..<(2 * count)].compactMap(\.url))
+        #expect(firstCycleURLs.isDisjoint(with: secondCycleURLs))
+        #expect(secondCycleURLs.count == firstCycleURLs.count)
+        #expect(rows[13].urlString == rows[15].urlString, "a shared pair in the catalog")
+        #expect(rows[count + 13].urlString == rows[count + 15].urlString, "stays shared in the copy")
+        #expect(rows[count + 13].urlString != rows[13].urlString)
+        #expect(Set(rows.map(\.name)).count == 500)
+        let removedCopies = rows[count...].filter { $0.urlString.contains("/removed/") }
+        #expect(!removedCopies.isEmpty)
+        #expect(catalog.rows(0).isEmpty)
+        #expect(catalog.rows(3).map(\.name) == ["港囧", "第三种爱情", "碟中谍5"])
+    }
+
+    @Test("A URL that already has a query gets “&copy=” when repeated")
+    func repeatedURLWithQuery() {
+        let movie = Movie(name: "Q", urlString: "https://img1.posters.test/p.png?size=2")
+        let copy = MovieCatalog.repeated(movie, copy: 2)
+        #expect(copy.urlString == "https://img1.posters.test/p.png?size=2&copy=2")
+        #expect(copy.name == "Q · 2")
+    }
+
+    @Test("A file that is not a property list is refused")
+    func notAPropertyList() throws {
+        let url = try temporaryFile("<<<not a plist")
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(loadError(url) == .notAPropertyList(path: url.path))
+        #expect(loadError(url)?.description.contains(url.path) == true)
+    }
+
+    @Test("A dictionary at the root is refused, naming what was found")
+    func rootIsADictionary() throws {
+        let url = try temporaryFile(plist("<dict><key>港囧</key><string>http://a.test/p.png</string></dict>"))
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(loadError(url) == .rootNotAnArray(path: url.path, found: "a dictionary"))
+    }
+
+    @Test("An entry without “url” is refused, naming the entry and the key")
+    func entryMissingURL() throws {
+        let body = """
+            <array>
+            <dict><key>name</key><string>One</string><key>url</key><string>https://a.test/1.png</string></dict>
+            <dict><key>name</key><string>Two</string></dict>
+            </array>
+            """
+        let url = try temporaryFile(plist(body))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let error = loadError(url)
+        #expect(error == .missingKey(path: url.path, entry: 1, key: "url"))
+        #expect(error?.description == "\(url.path): entry 1 of the movie catalog has no “url” key.")
+    }
+
+    @Test("A number where “url” belongs is refused, naming the entry, the key and the type")
+    func urlIsANumber() throws {
+        let body =
+            "<array><dict><key>name</key><string>One</string><key>url</key><integer>5</integer></dict></array>"
+        let url = try temporaryFile(plist(body))
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(loadError(url) == .wrongType(path: url.path, entry: 0, key: "url", found: "a number"))
+    }
+
+    @Test("An entry that is not a dictionary is refused")
+    func entryNotADictionary() throws {
+        let url = try temporaryFile(plist("<array><string>港囧</string></array>"))
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(loadError(url) == .entryNotADictionary(path: url.path, entry: 0, found: "a string"))
+    }
+
+    @Test("An empty array is refused as an empty catalog")
+    func emptyArray() throws {
+        let url = try temporaryFile(plist("<array/>"))
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(loadError(url) == .emptyCatalog(path: url.path))
+    }
+
+    @Test("A missing file and a directory are unreadable, with the reason")
+    func unreadableFiles() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "absent-\(UUID().uuidString)")
+        #expect(loadError(missing) == .unreadableFile(path: missing.path, reason: "no such file"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dir-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(loadError(directory) == .unreadableFile(path: directory.path, reason: "it is a directory"))
+    }
+}

@@ -1,0 +1,174 @@
+import Testing
+
+@testable import Shared
+
+@Suite("Command-line options")
+struct OptionsParserTests {
+    /// Parses arguments expected to fail and returns the error.
+    func parseError(_ arguments: [String]) -> OptionsError? {
+        do {
+            _ = try OptionsParser.parse(arguments)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Every option with a value, the value given, and the options it should produce.
+    static let valued: [(option: String, value: String, expected: RunOptions)] = {
+        var scenario = RunOptions()
+        scenario.scenario = "flaky"
+        var seed = RunOptions()
+        seed.seed = 18_446_744_073_709_551_615
+        var trace = RunOptions()
+        trace.tracePath = "out/trace.jsonl"
+        var cache = RunOptions()
+        cache.cacheDirectory = "/tmp/posters cache"
+        var concurrency = RunOptions()
+        concurrency.concurrency = 64
+        var posters = RunOptions()
+        posters.postersDirectory = "real-posters"
+        var timeline = RunOptions()
+        timeline.timelinePath = "timeline.txt"
+        var export = RunOptions()
+        export.exportDirectory = "exported"
+        var color = RunOptions()
+        color.color = .never
+        return [
+            ("--scenario", "flaky", scenario),
+            ("--seed", "18446744073709551615", seed),
+            ("--trace", "out/trace.jsonl", trace),
+            ("--cache-dir", "/tmp/posters cache", cache),
+            ("--concurrency", "64", concurrency),
+            ("--posters", "real-posters", posters),
+            ("--timeline", "timeline.txt", timeline),
+            ("--export", "exported", export),
+            ("--color", "never", color),
+        ]
+    }()
+
+    @Test("No arguments give the defaults: the course scenario, text output, auto colour")
+    func defaults() throws {
+        let options = try OptionsParser.parse([])
+        #expect(options.scenario == "course")
+        #expect(options.seed == nil)
+        #expect(!options.json && !options.screens && !options.help)
+        #expect(options.color == .auto)
+        #expect(options.tracePath == nil && options.cacheDirectory == nil && options.concurrency == nil)
+        #expect(
+            options.postersDirectory == nil && options.timelinePath == nil && options.exportDirectory == nil)
+    }
+
+    @Test("Every option with a value parses as “--opt value” and as “--opt=value”")
+    func valuedOptionsInBothSpellings() throws {
+        for (option, value, expected) in Self.valued {
+            #expect(try OptionsParser.parse([option, value]) == expected, "\(option) \(value)")
+            #expect(try OptionsParser.parse(["\(option)=\(value)"]) == expected, "\(option)=\(value)")
+        }
+    }
+
+    @Test("Flags parse, and -h means --help")
+    func flags() throws {
+        var json = RunOptions()
+        json.json = true
+        #expect(try OptionsParser.parse(["--json"]) == json)
+        var screens = RunOptions()
+        screens.screens = true
+        #expect(try OptionsParser.parse(["--screens"]) == screens)
+        var help = RunOptions()
+        help.help = true
+        #expect(try OptionsParser.parse(["--help"]) == help)
+        #expect(try OptionsParser.parse(["-h"]) == help)
+    }
+
+    @Test("Options combine in any order, and an equals sign inside a value is kept")
+    func optionsCombine() throws {
+        let options = try OptionsParser.parse([
+            "--json", "--seed=7", "--scenario", "my=file.scenario", "--color=always", "--screens",
+        ])
+        #expect(options.json && options.screens)
+        #expect(options.seed == 7)
+        #expect(options.scenario == "my=file.scenario")
+        #expect(options.color == .always)
+        #expect(try OptionsParser.parse(["--scenario=a=b"]).scenario == "a=b")
+    }
+
+    @Test("Unknown options are refused, suggesting a close one")
+    func unknownOptions() {
+        #expect(parseError(["--jsno"]) == .unknownOption("--jsno", suggestion: "--json"))
+        #expect(parseError(["--cachedir", "x"]) == .unknownOption("--cachedir", suggestion: "--cache-dir"))
+        #expect(parseError(["-json"]) == .unknownOption("-json", suggestion: "--json"))
+        #expect(parseError(["--sed=4"]) == .unknownOption("--sed", suggestion: "--seed"))
+        #expect(parseError(["--verbose"]) == .unknownOption("--verbose", suggestion: nil))
+        let message = OptionsError.unknownOption("--jsno", suggestion: "--json").description
+        #expect(message.contains("“--jsno”") && message.contains("did you mean “--json”"))
+    }
+
+    @Test("An option missing its value is refused, naming it")
+    func missingValues() {
+        #expect(parseError(["--seed"]) == .missingValue(option: "--seed"))
+        #expect(parseError(["--scenario", "--json"]) == .missingValue(option: "--scenario"))
+        #expect(parseError(["--trace", "-h"]) == .missingValue(option: "--trace"))
+        #expect(OptionsError.missingValue(option: "--seed").description.contains("“--seed” needs a value"))
+    }
+
+    @Test("Bad values are refused, naming the option, the value and what is expected")
+    func badValues() {
+        #expect(
+            parseError(["--seed", "-5"])
+                == .badValue(
+                    option: "--seed", value: "-5", expected: "a whole number from 0 to 18446744073709551615"))
+        #expect(parseError(["--seed=18446744073709551616"]) != nil)
+        #expect(parseError(["--seed=7.5"]) != nil)
+        #expect(
+            parseError(["--concurrency", "65"])
+                == .badValue(option: "--concurrency", value: "65", expected: "a whole number from 1 to 64"))
+        #expect(parseError(["--concurrency=0"]) != nil)
+        #expect(
+            parseError(["--color", "blue"])
+                == .badValue(option: "--color", value: "blue", expected: "auto, always or never"))
+        #expect(parseError(["--trace="]) == .badValue(option: "--trace", value: "", expected: "a file path"))
+        #expect(
+            parseError(["--json=yes"])
+                == .badValue(option: "--json", value: "yes", expected: "no value (it is a flag)"))
+        let message = OptionsError.badValue(
+            option: "--color", value: "blue", expected: "auto, always or never"
+        )
+        .description
+        #expect(
+            message.contains("“blue”") && message.contains("“--color”") && message.contains("auto, always"))
+    }
+
+    @Test("An option given twice is refused, in either spelling")
+    func duplicates() {
+        #expect(parseError(["--seed", "1", "--seed=2"]) == .duplicateOption("--seed"))
+        #expect(parseError(["--json", "--json"]) == .duplicateOption("--json"))
+        #expect(parseError(["-h", "--help"]) == .duplicateOption("--help"))
+    }
+
+    @Test("A bare word is refused with a hint to use --scenario")
+    func bareWords() {
+        #expect(parseError(["course"]) == .unexpectedArgument("course"))
+        #expect(parseError(["--json", "extra"]) == .unexpectedArgument("extra"))
+        #expect(OptionsError.unexpectedArgument("course").description.contains("--scenario course"))
+    }
+
+    @Test("The help text names every option and every built-in scenario")
+    func helpNamesEverything() {
+        let help = OptionsParser.helpText(program: "Step9Test", summary: "a test step")
+        #expect(help.hasPrefix("Step9Test: a test step"))
+        let documented = [
+            "--scenario", "--seed", "--json", "--trace", "--cache-dir", "--concurrency", "--posters",
+            "--timeline",
+            "--screens", "--export", "--color", "--help", "-h",
+        ]
+        for option in documented {
+            #expect(help.contains(option), "\(option)")
+        }
+        for name in ["course", "flaky", "long-fling", "reading", "relaunch", "slow-reuse"] {
+            #expect(help.contains(name), "\(name)")
+        }
+        let optionLines = help.split(separator: "\n").filter { $0.hasPrefix("  --") }
+        #expect(optionLines.count == documented.count - 1, "one line per option")
+    }
+}
