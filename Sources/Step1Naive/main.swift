@@ -1,3 +1,8 @@
 import Shared
 
-print("Step1Naive: not built yet")
+Workbook.main(
+    step: "Step1Naive",
+    summary: "downloads, decodes and filters every poster synchronously on the main thread"
+) { _ in
+    ListViewController()
+}

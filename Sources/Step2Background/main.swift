@@ -1,3 +1,8 @@
 import Shared
 
-print("Step2Background: not built yet")
+Workbook.main(
+    step: "Step2Background",
+    summary: "downloads and filters posters on two operation queues, off the main thread"
+) { options in
+    ListViewController(concurrency: options.concurrency ?? 1)
+}

@@ -50,19 +50,26 @@ public enum Workbook {
             phoneOptions.postersDirectory = URL(fileURLWithPath: posters, isDirectory: true)
         }
         try checkWritable(file: options.tracePath, option: "--trace")
-        return try Phone.run(step: step, scenario: scenario, seed: seed, movies: movies, options: phoneOptions) {
+        return try Phone.run(
+            step: step, scenario: scenario, seed: seed, movies: movies, options: phoneOptions
+        ) {
             makeApp(options)
         }
     }
 
     static func loadMovies(rows: Int) throws -> [Movie] {
-        MovieCatalog.stub(rows: rows)
+        do {
+            return try MovieCatalog.bundled().rows(rows)
+        } catch {
+            throw WorkbookError.badInput("the catalog: \(error)")
+        }
     }
 
     /// Prints the report and writes the files the options ask for.
     static func writeOutputs(_ result: RunResult, options: RunOptions) throws {
         if let tracePath = options.tracePath {
-            let text = result.trace.map(\.jsonLine).joined(separator: "\n") + (result.trace.isEmpty ? "" : "\n")
+            let text =
+                result.trace.map(\.jsonLine).joined(separator: "\n") + (result.trace.isEmpty ? "" : "\n")
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: tracePath))
             } catch {
@@ -96,7 +103,9 @@ public enum Workbook {
         let url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw WorkbookError.badInput("\(option): \(path) is a folder, not a file") }
+            if isDirectory.boolValue {
+                throw WorkbookError.badInput("\(option): \(path) is a folder, not a file")
+            }
             guard FileManager.default.isWritableFile(atPath: path) else {
                 throw WorkbookError.badInput("\(option): \(path) is not writable")
             }
@@ -104,7 +113,8 @@ public enum Workbook {
         }
         let folder = url.deletingLastPathComponent().path
         guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
-            throw WorkbookError.badInput("\(option): cannot write \(path) (its folder is missing or not writable)")
+            throw WorkbookError.badInput(
+                "\(option): cannot write \(path) (its folder is missing or not writable)")
         }
     }
 

@@ -13,7 +13,8 @@ public struct Bitmap: Sendable, Hashable {
     /// Makes a bitmap from its pixels; `rgba` must hold exactly `width * height * 4` bytes.
     public init(width: Int, height: Int, rgba: [UInt8]) {
         precondition(width >= 0 && height >= 0, "negative bitmap size")
-        precondition(rgba.count == width * height * 4, "rgba holds \(rgba.count) bytes, not \(width)×\(height)×4")
+        precondition(
+            rgba.count == width * height * 4, "rgba holds \(rgba.count) bytes, not \(width)×\(height)×4")
         self.width = width
         self.height = height
         self.rgba = rgba
@@ -41,7 +42,8 @@ public struct Bitmap: Sendable, Hashable {
     /// The colour of one pixel.
     public func pixel(x: Int, y: Int) -> RGBA {
         let offset = (y * width + x) * 4
-        return RGBA(red: rgba[offset], green: rgba[offset + 1], blue: rgba[offset + 2], alpha: rgba[offset + 3])
+        return RGBA(
+            red: rgba[offset], green: rgba[offset + 1], blue: rgba[offset + 2], alpha: rgba[offset + 3])
     }
 
     /// The workbook's pixel hash: 64-bit FNV-1a over the width and height (each as four

@@ -30,13 +30,23 @@ public struct FNV1a64: Sendable {
 
     /// Adds a 32-bit number as four big-endian bytes.
     public mutating func combine(bigEndian number: UInt32) {
-        combine([UInt8(number >> 24), UInt8((number >> 16) & 0xff), UInt8((number >> 8) & 0xff), UInt8(number & 0xff)])
+        combine([
+            UInt8(number >> 24), UInt8((number >> 16) & 0xff), UInt8((number >> 8) & 0xff),
+            UInt8(number & 0xff),
+        ])
     }
 
     /// The hash as 16 lowercase hex digits.
     public var hexDigest: String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The FNV-1a hash of a string's UTF-8 bytes as 16 hex digits (for file names derived from URLs).
+    public static func hexDigest(of string: String) -> String {
+        var hash = FNV1a64()
+        hash.combine(string)
+        return hash.hexDigest
     }
 
     /// The FNV-1a hash of a string's UTF-8 bytes.

@@ -8,7 +8,8 @@ public enum JSONReport {
         ])
         let rows = result.finalScreen.rows.map { row in
             JSONText.object([
-                ("row", String(row.row)), ("title", JSONText.string(row.title)), ("shows", JSONText.string(row.shows)),
+                ("row", String(row.row)), ("title", JSONText.string(row.title)),
+                ("shows", JSONText.string(row.shows)),
                 ("image_hash", JSONText.optionalString(row.imageHash)), ("url", JSONText.string(row.url)),
             ])
         }

@@ -8,7 +8,9 @@ public struct Oracle: Sendable, Equatable {
     /// Their body bytes, as the server sends them.
     public let bytes: Int
 
-    init(timeline: GestureTimeline, movies: [Movie], rowHeight: Double, viewport: Double, server: PosterServer) {
+    init(
+        timeline: GestureTimeline, movies: [Movie], rowHeight: Double, viewport: Double, server: PosterServer
+    ) {
         var urls: Set<String> = []
         for offset in timeline.restOffsets {
             let first = max(0, Int((offset / rowHeight).rounded(.down)))
@@ -22,7 +24,9 @@ public struct Oracle: Sendable, Equatable {
         for url in urls.sorted() {
             guard let parsed = URL(string: url) else { continue }
             let response = server.response(for: parsed)
-            bytes += response.status == 200 ? PosterStamp.stamp(response.body, url: url).count : response.body.count
+            bytes +=
+                response.status == 200
+                ? PosterStamp.stamp(response.body, url: url).count : response.body.count
         }
         requests = urls.count
         self.bytes = bytes

@@ -10,7 +10,6 @@ final class Recorder {
     private var downloads: [DownloadRecord] = []
     /// URLs completed in the current launch, for `duplicate_downloads`.
     private var completedURLsThisLaunch: Set<String> = []
-    private var cancelledOperations: Set<ObjectIdentifier> = []
 
     /// One transfer's bytes and whether a cell ever showed its picture.
     private struct DownloadRecord {
@@ -95,7 +94,6 @@ final class Recorder {
     func operationCancelled(_ operation: Operation) {
         guard isLive else { return }
         metrics.operationsCancelled += 1
-        cancelledOperations.insert(ObjectIdentifier(operation))
     }
 
     /// A disk write finished.
@@ -155,10 +153,12 @@ final class Recorder {
         event("stop_filled", [.milliseconds("ms", micros)])
     }
 
-    /// A stop was left before all its rows showed their content.
-    func stopUnfilled() {
+    /// A stop was left (or the run ended) `micros` after it began, before all its rows showed their
+    /// content. The wait counts among the times to visible as a lower bound: the user waited at least that.
+    func stopUnfilled(after micros: Int64) {
         metrics.stopsUnfilled += 1
-        event("stop_unfilled")
+        metrics.timesToVisibleMicroseconds.append(micros)
+        event("stop_unfilled", [.milliseconds("ms", micros)])
     }
 
     /// Visible rows showed the placeholder for a span.
@@ -181,10 +181,5 @@ final class Recorder {
     func finish(peakImageMemory: Int) {
         metrics.bytesWasted = downloads.reduce(0) { $0 + ($1.shown ? 0 : $1.bytes) }
         metrics.peakImageMemoryBytes = peakImageMemory
-    }
-
-    /// Whether an operation was cancelled (for late-completion detection).
-    func wasCancelled(_ operation: Operation) -> Bool {
-        operation.isCancelled
     }
 }

@@ -9,7 +9,8 @@ public struct TraceEvent: Sendable, Equatable {
 
     /// The JSON Lines text of this event.
     public var jsonLine: String {
-        JSONText.object([("t_us", String(time)), ("event", JSONText.string(name))] + fields.map { ($0.key, $0.json) })
+        JSONText.object(
+            [("t_us", String(time)), ("event", JSONText.string(name))] + fields.map { ($0.key, $0.json) })
     }
 }
 

@@ -30,7 +30,8 @@ struct GestureTimeline {
             }
             if time >= end { return restOffset }
             let milliseconds = Double(time - release) / 1000
-            let coasted = releaseOffset + ScrollPhysics.coastOffset(velocity: velocity, afterMilliseconds: milliseconds)
+            let coasted =
+                releaseOffset + ScrollPhysics.coastOffset(velocity: velocity, afterMilliseconds: milliseconds)
             return velocity > 0 ? min(coasted, restOffset) : max(coasted, restOffset)
         }
     }
@@ -74,7 +75,8 @@ struct GestureTimeline {
                 guard destination != offset else { continue }
                 let velocity = ScrollPhysics.flickVelocity(distance: destination - offset)
                 let flickDistance = velocity * Double(ScrollPhysics.flickMicroseconds) / 1000
-                let coastMicros = Int64((ScrollPhysics.coastMilliseconds(velocity: velocity) * 1000).rounded(.up))
+                let coastMicros = Int64(
+                    (ScrollPhysics.coastMilliseconds(velocity: velocity) * 1000).rounded(.up))
                 let release = time + ScrollPhysics.flickMicroseconds
                 gestures.append(
                     Gesture(

@@ -30,7 +30,10 @@ public final class Image: @unchecked Sendable {
     private let tracker: MemoryTracker?
     private var cachedHash: String?
 
-    init(bitmap: Bitmap, kind: Kind, sourceURL: String?, downloadID: Int?, isFiltered: Bool, tracker: MemoryTracker?) {
+    init(
+        bitmap: Bitmap, kind: Kind, sourceURL: String?, downloadID: Int?, isFiltered: Bool,
+        tracker: MemoryTracker?
+    ) {
         self.bitmap = bitmap
         self.kind = kind
         self.sourceURL = sourceURL
@@ -53,7 +56,8 @@ public final class Image: @unchecked Sendable {
         }
         guard let decoded = phone.decode(data) else { return nil }
         self.init(
-            bitmap: decoded.bitmap, kind: .poster, sourceURL: decoded.sourceURL, downloadID: decoded.downloadID,
+            bitmap: decoded.bitmap, kind: .poster, sourceURL: decoded.sourceURL,
+            downloadID: decoded.downloadID,
             isFiltered: false, tracker: phone.memory)
     }
 
@@ -83,7 +87,8 @@ public final class Image: @unchecked Sendable {
 
     /// The grey placeholder shown while a poster loads (costs no tracked memory: it is shared).
     public static let placeholder = Image(
-        bitmap: Bitmap(width: 180, height: 270, filledWith: RGBA(red: 200, green: 200, blue: 204)), kind: .placeholder,
+        bitmap: Bitmap(width: 180, height: 270, filledWith: RGBA(red: 200, green: 200, blue: 204)),
+        kind: .placeholder,
         sourceURL: nil, downloadID: nil, isFiltered: false, tracker: nil)
 
     /// The picture shown when a poster cannot be loaded (shared, untracked).
@@ -102,6 +107,7 @@ public final class Image: @unchecked Sendable {
                 }
             }
         }
-        return Image(bitmap: bitmap, kind: .failure, sourceURL: nil, downloadID: nil, isFiltered: false, tracker: nil)
+        return Image(
+            bitmap: bitmap, kind: .failure, sourceURL: nil, downloadID: nil, isFiltered: false, tracker: nil)
     }()
 }

@@ -2,7 +2,10 @@
 public final class ImageView {
     /// The picture shown; nil shows the grey placeholder.
     public var image: Image? {
-        didSet { onChange?() }
+        didSet {
+            onChange?()
+            Phone.current?.tableMutated()
+        }
     }
     var onChange: (() -> Void)?
 

@@ -42,7 +42,9 @@ public final class TableView {
     }
 
     /// A cell for a row: a reused one (after `prepareForReuse()`) if the pool has one, else a new one.
-    public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: IndexPath) -> TableViewCell {
+    public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: IndexPath)
+        -> TableViewCell
+    {
         if var pool = reusePool[identifier], !pool.isEmpty {
             let cell = pool.removeLast()
             reusePool[identifier] = pool
@@ -124,7 +126,8 @@ public final class TableView {
         if range != reportedRange {
             reportedRange = range
             if let range {
-                phone.recorder.event("visible_rows", [.number("first", range.lowerBound), .number("last", range.upperBound)])
+                phone.recorder.event(
+                    "visible_rows", [.number("first", range.lowerBound), .number("last", range.upperBound)])
             }
             updatePrefetching(visible: range, controller: controller)
         }
@@ -162,7 +165,8 @@ public final class TableView {
         let added = wanted.subtracting(prefetchedRows).sorted()
         prefetchedRows = wanted
         if !cancelled.isEmpty {
-            controller.tableView(self, cancelPrefetchingForRowsAt: cancelled.map { IndexPath(row: $0, section: 0) })
+            controller.tableView(
+                self, cancelPrefetchingForRowsAt: cancelled.map { IndexPath(row: $0, section: 0) })
         }
         if !added.isEmpty {
             controller.tableView(self, prefetchRowsAt: added.map { IndexPath(row: $0, section: 0) })

@@ -36,7 +36,9 @@ open class TableViewController {
     }
 
     /// A row's cell went off screen (or was replaced by a reload).
-    open func tableView(_ tableView: TableView, didEndDisplaying cell: TableViewCell, forRowAt indexPath: IndexPath) {}
+    open func tableView(
+        _ tableView: TableView, didEndDisplaying cell: TableViewCell, forRowAt indexPath: IndexPath
+    ) {}
 
     /// Rows will probably come on screen soon, in the scroll direction.
     open func tableView(_ tableView: TableView, prefetchRowsAt indexPaths: [IndexPath]) {}

@@ -35,5 +35,7 @@ public struct CostModel: Sendable, Equatable {
     func failedDecode(bytes: Int) -> Int64 { Int64(bytes) * failedDecodeNanosecondsPerByte / 1000 }
     func filter(pixels: Int) -> Int64 { Int64(pixels) * filterNanosecondsPerPixel / 1000 }
     func diskRead(bytes: Int) -> Int64 { diskReadBase + Int64(bytes) / max(1, diskReadBytesPerMicrosecond) }
-    func diskWrite(bytes: Int) -> Int64 { diskWriteBase + Int64(bytes) / max(1, diskWriteBytesPerMicrosecond) }
+    func diskWrite(bytes: Int) -> Int64 {
+        diskWriteBase + Int64(bytes) / max(1, diskWriteBytesPerMicrosecond)
+    }
 }

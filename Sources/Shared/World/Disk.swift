@@ -52,6 +52,12 @@ public final class Disk {
         FileManager.default.fileExists(atPath: url.path)
     }
 
+    /// Makes a folder (and its parents) if it is missing; returns whether it exists afterwards.
+    @discardableResult
+    public func createDirectory(at url: URL) -> Bool {
+        (try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)) != nil
+    }
+
     /// Removes a file if it exists.
     public func removeItem(at url: URL) {
         try? FileManager.default.removeItem(at: url)

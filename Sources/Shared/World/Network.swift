@@ -160,14 +160,16 @@ public final class Network {
         var bodySize = response.body.count
         switch fault {
         case .serverError:
-            response = PosterServer.Response(status: 500, body: Array("<html><body>500 Internal Server Error</body></html>".utf8))
+            response = PosterServer.Response(
+                status: 500, body: Array("<html><body>500 Internal Server Error</body></html>".utf8))
             bodySize = response.body.count
             transfer.failure = .status(500)
         case .truncated:
             bodySize = response.body.count * 3 / 5
             transfer.failure = .connectionLost
         case .corrupt:
-            response = PosterServer.Response(status: response.status, body: corrupted(response.body, url: transfer.urlString))
+            response = PosterServer.Response(
+                status: response.status, body: corrupted(response.body, url: transfer.urlString))
         default:
             break
         }
@@ -175,7 +177,8 @@ public final class Network {
             transfer.failure = .status(response.status)
         }
         transfer.status = response.status
-        transfer.body = response.status == 200 ? PosterStamp.stamp(response.body, url: transfer.urlString) : response.body
+        transfer.body =
+            response.status == 200 ? PosterStamp.stamp(response.body, url: transfer.urlString) : response.body
         if transfer.failure == nil { bodySize = transfer.body.count }
         transfer.size = bodySize
         transfer.remaining = Double(bodySize)
@@ -198,7 +201,8 @@ public final class Network {
             transfer.result = .failure(failure)
         } else {
             phone.recorder.requestEnded(
-                url: transfer.urlString, status: 200, bytes: moved, download: transfer.download, failed: false)
+                url: transfer.urlString, status: 200, bytes: moved, download: transfer.download, failed: false
+            )
             let data = Data(transfer.body)
             phone.registerDelivery(data, download: transfer.download)
             transfer.result = .success(data)
@@ -253,7 +257,8 @@ public final class Network {
         let elapsed = now - lastLinkUpdate
         lastLinkUpdate = now
         guard elapsed > 0, !flowing.isEmpty else { return }
-        let share = Double(settings.bandwidthBytesPerSecond) / 1_000_000 * Double(elapsed) / Double(flowing.count)
+        let share =
+            Double(settings.bandwidthBytesPerSecond) / 1_000_000 * Double(elapsed) / Double(flowing.count)
         for transfer in flowing {
             transfer.remaining = max(0, transfer.remaining - share)
         }

@@ -78,11 +78,13 @@ public final class Phone {
     ///   - diskRoot: the folder that holds the phone's disk; nil makes a fresh temporary one, removed after.
     ///   - makeApp: makes the app's controller; called on the simulated main thread at every launch.
     public static func run(
-        step: String, scenario: Scenario, seed: UInt64, movies: [Movie], options: PhoneOptions = PhoneOptions(),
+        step: String, scenario: Scenario, seed: UInt64, movies: [Movie],
+        options: PhoneOptions = PhoneOptions(),
         makeApp: @escaping () -> TableViewController
     ) throws -> RunResult {
         let phone = Phone(
-            scenario: scenario, seed: seed, movies: movies, costs: options.costs, keepsTrace: options.keepsTrace,
+            scenario: scenario, seed: seed, movies: movies, costs: options.costs,
+            keepsTrace: options.keepsTrace,
             makeApp: makeApp)
         let temporaryRoot: URL?
         let root: URL
@@ -91,7 +93,8 @@ public final class Phone {
             temporaryRoot = nil
         } else {
             root = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "workbook-disk-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)", isDirectory: true)
+                "workbook-disk-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)",
+                isDirectory: true)
             temporaryRoot = root
         }
         defer { if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) } }
@@ -128,8 +131,8 @@ public final class Phone {
         }
         let endTime = scheduler.now
         let finalScreen = snapshot(label: "end")
-        if openStop != nil {
-            recorder.stopUnfilled()
+        if let stop = openStop {
+            recorder.stopUnfilled(after: endTime - stop)
             openStop = nil
         }
         endScrolling(at: endTime)
@@ -139,8 +142,10 @@ public final class Phone {
         scheduler.shutDown()
         recorder.finish(peakImageMemory: memory.peakBytes)
         return RunResult(
-            step: step, scenario: scenario.name, seed: seed, virtualMicroseconds: endTime, metrics: recorder.metrics,
-            oracle: Oracle(timeline: timeline, movies: movies, rowHeight: Double(scenario.screen.rowHeight),
+            step: step, scenario: scenario.name, seed: seed, virtualMicroseconds: endTime,
+            metrics: recorder.metrics,
+            oracle: Oracle(
+                timeline: timeline, movies: movies, rowHeight: Double(scenario.screen.rowHeight),
                 viewport: Double(scenario.screen.height), server: server),
             finalScreen: finalScreen, stops: stopSnapshots, trace: recorder.trace)
     }
@@ -204,8 +209,8 @@ public final class Phone {
 
     private func relaunch() {
         recorder.event("relaunch")
-        if openStop != nil {
-            recorder.stopUnfilled()
+        if let stop = openStop {
+            recorder.stopUnfilled(after: scheduler.now - stop)
             openStop = nil
         }
         endScrolling(at: scheduler.now)
@@ -321,8 +326,8 @@ public final class Phone {
             guard gesture.start <= now else { break }
             if !gestureBegun {
                 gestureBegun = true
-                if openStop != nil {
-                    recorder.stopUnfilled()
+                if let stop = openStop {
+                    recorder.stopUnfilled(after: now - stop)
                     openStop = nil
                 }
                 table.isDragging = true
@@ -339,7 +344,8 @@ public final class Phone {
                 table.layout(offset: gesture.releaseOffset)
                 table.isDragging = false
                 table.isDecelerating = gesture.decelerates
-                recorder.event("scroll_state", [.text("state", gesture.decelerates ? "decelerating" : "idle")])
+                recorder.event(
+                    "scroll_state", [.text("state", gesture.decelerates ? "decelerating" : "idle")])
                 spendOnMain(costs.delegateCallback)
                 controller.scrollViewDidEndDragging(table, willDecelerate: gesture.decelerates)
                 if !gesture.decelerates {
@@ -386,6 +392,12 @@ public final class Phone {
         blockWasLate = true
         recorder.lateCompletion()
     }
+
+    /// The app served a picture from its memory cache.
+    func countMemoryCacheHit() { recorder.memoryCacheHit() }
+
+    /// The app served a picture from its disk cache.
+    func countDiskCacheHit() { recorder.diskCacheHit() }
 
     // MARK: What the screen shows
 
@@ -447,7 +459,9 @@ public final class Phone {
 
     /// The visible rows as the user sees them now.
     private func snapshot(label: String) -> ScreenSnapshot {
-        guard let table = app?.tableView else { return ScreenSnapshot(label: label, time: scheduler.now, rows: []) }
+        guard let table = app?.tableView else {
+            return ScreenSnapshot(label: label, time: scheduler.now, rows: [])
+        }
         let rows = table.visibleCells.keys.sorted().compactMap { row -> ScreenRow? in
             guard let cell = table.visibleCells[row] else { return nil }
             let image = cell.imageView.image
@@ -455,7 +469,8 @@ public final class Phone {
             return ScreenRow(
                 row: row, title: movies[row].name, shows: Self.shows(kind),
                 imageHash: kind == .placeholder ? nil : image?.contentHash, url: movies[row].urlString,
-                spinning: cell.accessoryView?.isAnimating ?? false, bitmap: kind == .poster ? image?.bitmap : nil)
+                spinning: cell.accessoryView?.isAnimating ?? false,
+                bitmap: kind == .poster ? image?.bitmap : nil)
         }
         return ScreenSnapshot(label: label, time: scheduler.now, rows: rows)
     }

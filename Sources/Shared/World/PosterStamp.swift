@@ -16,11 +16,16 @@ enum PosterStamp {
         data.append(contentsOf: url.utf8)
         var chunk: [UInt8] = []
         let length = UInt32(data.count)
-        chunk.append(contentsOf: [UInt8(length >> 24), UInt8((length >> 16) & 0xff), UInt8((length >> 8) & 0xff), UInt8(length & 0xff)])
+        chunk.append(contentsOf: [
+            UInt8(length >> 24), UInt8((length >> 16) & 0xff), UInt8((length >> 8) & 0xff),
+            UInt8(length & 0xff),
+        ])
         let typeAndData = Array("tEXt".utf8) + data
         chunk.append(contentsOf: typeAndData)
         let crc = CRC32.checksum(typeAndData)
-        chunk.append(contentsOf: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xff), UInt8((crc >> 8) & 0xff), UInt8(crc & 0xff)])
+        chunk.append(contentsOf: [
+            UInt8(crc >> 24), UInt8((crc >> 16) & 0xff), UInt8((crc >> 8) & 0xff), UInt8(crc & 0xff),
+        ])
         return Array(png[0..<33]) + chunk + Array(png[33...])
     }
 
@@ -30,7 +35,8 @@ enum PosterStamp {
         var chunksSeen = 0
         while offset + 8 <= png.count, chunksSeen < 8 {
             let length =
-                Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
+                Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8
+                | Int(png[offset + 3])
             let type = png[(offset + 4)..<(offset + 8)]
             let dataStart = offset + 8
             guard length >= 0, length <= png.count - dataStart else { return nil }

@@ -1,0 +1,30 @@
+import Shared
+
+/// Downloads one movie's poster on a background queue and decodes it.
+final class ImageDownloader: Operation {
+    let movieRecord: MovieRecord
+
+    init(movieRecord: MovieRecord) {
+        self.movieRecord = movieRecord
+    }
+
+    override func main() {
+        // Check before the heavy work: the row may have scrolled away while this waited in the queue.
+        if isCancelled {
+            return
+        }
+        // The blocking download: nothing can interrupt it once it has begun.
+        let imageData = movieRecord.url.flatMap { Network.shared.data(contentsOf: $0) }
+        // Check again: a cancellation that came during the download is seen here.
+        if isCancelled {
+            return
+        }
+        if let imageData, let image = Image(data: imageData) {
+            movieRecord.image = image
+            movieRecord.state = .downloaded
+        } else {
+            movieRecord.state = .failed
+            movieRecord.image = Image.failed
+        }
+    }
+}

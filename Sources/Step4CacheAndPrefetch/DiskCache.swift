@@ -1,0 +1,52 @@
+import Shared
+
+/// The disk cache: downloaded poster bytes in the caches folder, which survives a relaunch.
+///
+/// Each file is named after a hash of the whole URL (two URLs that end in the same file name must not
+/// collide) and starts with a header line holding the URL, the byte count and a CRC-32 of the bytes.
+/// Files are written atomically; a file whose header does not match (truncated, zeroed, or another
+/// poster's file) is a miss.
+final class DiskCache {
+    let directory: URL
+
+    init(directory: URL) {
+        self.directory = directory
+        Disk.shared.createDirectory(at: directory)
+    }
+
+    /// Where a URL's poster is kept.
+    func fileURL(for url: URL) -> URL {
+        directory.appendingPathComponent(FNV1a64.hexDigest(of: url.absoluteString) + ".poster")
+    }
+
+    /// The cached bytes for a URL, or nil when missing or damaged.
+    func data(for url: URL) -> Data? {
+        guard Disk.shared.fileExists(at: fileURL(for: url)),
+            let file = Disk.shared.contents(of: fileURL(for: url))
+        else {
+            return nil
+        }
+        let bytes = [UInt8](file)
+        guard let newline = bytes.firstIndex(of: 10) else { return nil }
+        let header = String(decoding: bytes[..<newline], as: UTF8.self)
+        let body = Array(bytes[(newline + 1)...])
+        guard header == Self.header(for: url, body: body) else { return nil }
+        return Data(body)
+    }
+
+    /// Keeps a URL's downloaded bytes, atomically.
+    func store(_ data: Data, for url: URL) {
+        let body = [UInt8](data)
+        let file = Array((Self.header(for: url, body: body) + "\n").utf8) + body
+        Disk.shared.write(Data(file), to: fileURL(for: url), atomically: true)
+    }
+
+    /// Forgets a URL's file.
+    func removeData(for url: URL) {
+        Disk.shared.removeItem(at: fileURL(for: url))
+    }
+
+    private static func header(for url: URL, body: [UInt8]) -> String {
+        "poster-cache-v1 \(body.count) \(CRC32.checksum(body)) \(url.absoluteString)"
+    }
+}
