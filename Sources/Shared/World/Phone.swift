@@ -23,6 +23,9 @@ public final class Phone {
 
     let scheduler = Scheduler()
     let recorder: Recorder
+
+    /// The current virtual time in microseconds since the phone started.
+    public var now: Int64 { scheduler.now }
     let memory = MemoryTracker()
     private let timeline: GestureTimeline
     private let makeApp: () -> TableViewController
