@@ -1,8 +1,3 @@
 import Shared
 
-Workbook.main(
-    step: "Step1Naive",
-    summary: "downloads, decodes and filters every poster synchronously on the main thread"
-) { _ in
-    ListViewController()
-}
+Workbook.main(step: StepInfo.name, summary: StepInfo.summary, makeApp: StepInfo.makeApp)

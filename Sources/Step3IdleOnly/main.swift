@@ -1,8 +1,3 @@
 import Shared
 
-Workbook.main(
-    step: "Step3IdleOnly",
-    summary: "loads posters only while the table is still, and cancels work for rows that left the screen"
-) { options in
-    ListViewController(concurrency: options.concurrency ?? 1)
-}
+Workbook.main(step: StepInfo.name, summary: StepInfo.summary, makeApp: StepInfo.makeApp)

@@ -1,0 +1,12 @@
+import Shared
+
+/// What the harness (and the tests) need to run this step.
+enum StepInfo {
+    static let name = "Step4CacheAndPrefetch"
+    static let summary = "adds memory and disk caches, one load per URL, cancel-on-reuse and prefetch"
+
+    /// Makes the app's first screen; the harness calls it on the simulated main thread at each launch.
+    static func makeApp(_ options: RunOptions) -> TableViewController {
+        ListViewController(concurrency: options.concurrency ?? 4)
+    }
+}
