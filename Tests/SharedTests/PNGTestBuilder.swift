@@ -233,3 +233,22 @@ enum PNGTestBuilder {
         return data
     }
 }
+
+extension PNGTestBuilder {
+    /// A copy of a PNG with the CRC of every chunk that fits in it recomputed, so that
+    /// corruption reaches the layers below the CRC check.
+    static func fixingCRCs(_ png: [UInt8]) -> [UInt8] {
+        var bytes = png
+        var position = 8
+        while position + 12 <= bytes.count {
+            let length =
+                Int(bytes[position]) << 24 | Int(bytes[position + 1]) << 16 | Int(bytes[position + 2]) << 8
+                | Int(bytes[position + 3])
+            guard length <= bytes.count - position - 12 else { break }
+            let crc = CRC32.checksum(bytes[(position + 4)..<(position + 8 + length)])
+            bytes.replaceSubrange((position + 8 + length)..<(position + 12 + length), with: bigEndian(crc))
+            position += 12 + length
+        }
+        return bytes
+    }
+}
