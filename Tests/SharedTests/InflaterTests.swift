@@ -8,7 +8,9 @@ import Testing
 struct InflaterTests {
     /// The forty lines Python's zlib compressed into `dynamicText`.
     static var text: [UInt8] {
-        (0..<40).flatMap { Array("line \($0): the quick brown fox jumps over \($0 * 7 % 13) lazy dogs\n".utf8) }
+        (0..<40).flatMap {
+            Array("line \($0): the quick brown fox jumps over \($0 * 7 % 13) lazy dogs\n".utf8)
+        }
     }
 
     /// `zlib.compress(text, 9)` from Python: one dynamic-Huffman block with back-references.
@@ -40,19 +42,19 @@ struct InflaterTests {
     static let dynamicLongCodes = [UInt8](
         Data(
             base64Encoded: ""
-            + "eAEFwYFhGzEMBMHaElv6J4G73f6r8cy//z8/v7+/n8/n8/l+v9/v9/t9nud5nud5nud53vd93/d93/d93/d93/d933POOeec"
-            + "c84555xzzjnnnHPOOeecc+69995777333nvvvffee++9995777333nvvvffee++99947MzMzMzMzMzMzMzMzMzMzMzMzMzMz"
-            + "MzMzMzMzMzMzMzMzMzMzMzMzMzMzMzO7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7"
-            + "u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7tJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJ"
-            + "kiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRp27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt"
-            + "27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt"
-            + "27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27YtAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
-            + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
-            + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACoqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
-            + "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
-            + "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
-            + "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
-            + "qqqqfwa7Fxs="
+                + "eAEFwYFhGzEMBMHaElv6J4G73f6r8cy//z8/v7+/n8/n8/l+v9/v9/t9nud5nud5nud53vd93/d93/d93/d93/d933POOeec"
+                + "c84555xzzjnnnHPOOeecc+69995777333nvvvffee++9995777333nvvvffee++99947MzMzMzMzMzMzMzMzMzMzMzMzMzMz"
+                + "MzMzMzMzMzMzMzMzMzMzMzMzMzMzMzO7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7"
+                + "u7u7u7u7u7u7u7u7u7u7u7u7u7u7u7tJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJ"
+                + "kiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRJkiRp27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt"
+                + "27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt"
+                + "27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27Zt27YtAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+                + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+                + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACoqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
+                + "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
+                + "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
+                + "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
+                + "qqqqfwa7Fxs="
         )!)
 
     @Test("A stored block inflates to its bytes")
@@ -64,7 +66,9 @@ struct InflaterTests {
     @Test("Several stored blocks, including an empty one, join up")
     func severalStoredBlocks() throws {
         let data = (0..<1000).map { UInt8($0 % 251) }
-        #expect(try Inflater.inflate(PNGTestBuilder.zlibStored(data, blockSize: 300), maximumOutputSize: 1000) == data)
+        #expect(
+            try Inflater.inflate(PNGTestBuilder.zlibStored(data, blockSize: 300), maximumOutputSize: 1000)
+                == data)
         #expect(try Inflater.inflate(PNGTestBuilder.zlibStored([]), maximumOutputSize: 0) == [])
     }
 
@@ -79,7 +83,8 @@ struct InflaterTests {
     @Test("A hand-written fixed-Huffman block of literals and back-references inflates")
     func handWrittenFixedBlock() throws {
         // Bytes above 143 use nine-bit codes; the runs exercise overlapping copies and long lengths.
-        let data: [UInt8] = Array("abcabcabcabc".utf8) + [200, 201, 200, 201, 255, 0] + [UInt8](repeating: 7, count: 600)
+        let data: [UInt8] =
+            Array("abcabcabcabc".utf8) + [200, 201, 200, 201, 255, 0] + [UInt8](repeating: 7, count: 600)
             + (0..<300).map { UInt8($0 % 256) } + (0..<300).map { UInt8($0 % 256) }
         let stream = PNGTestBuilder.zlibFixedHuffman(data)
         #expect(stream.count < data.count / 2)
@@ -94,7 +99,8 @@ struct InflaterTests {
     @Test("A dynamic block with codes longer than the lookup table inflates")
     func dynamicBlockWithLongCodes() throws {
         #expect(Self.dynamicLongCodes.count == 872)
-        #expect(try Inflater.inflate(Self.dynamicLongCodes, maximumOutputSize: 10_000) == Self.fibonacciLetters)
+        #expect(
+            try Inflater.inflate(Self.dynamicLongCodes, maximumOutputSize: 10_000) == Self.fibonacciLetters)
     }
 
     @Test("Output is limited while inflating, even for a decompression bomb")

@@ -35,19 +35,23 @@ struct PNGDecoderTests {
     @Test("2-bit and 4-bit grey scale to the full range")
     func lowDepthGrey() throws {
         #expect(
-            try decodeRow(width: 5, bitDepth: 2, colorType: 0, row: PNGTestBuilder.pack([0, 1, 2, 3, 2], bitDepth: 2))
+            try decodeRow(
+                width: 5, bitDepth: 2, colorType: 0, row: PNGTestBuilder.pack([0, 1, 2, 3, 2], bitDepth: 2))
                 == grey([0, 85, 170, 255, 170]))
         #expect(
-            try decodeRow(width: 3, bitDepth: 4, colorType: 0, row: PNGTestBuilder.pack([0, 7, 15], bitDepth: 4))
+            try decodeRow(
+                width: 3, bitDepth: 4, colorType: 0, row: PNGTestBuilder.pack([0, 7, 15], bitDepth: 4))
                 == grey([0, 119, 255]))
     }
 
     @Test("8-bit grey passes through and 16-bit grey rounds v/257 to nearest")
     func grey8And16() throws {
-        #expect(try decodeRow(width: 3, bitDepth: 8, colorType: 0, row: [0, 128, 255]) == grey([0, 128, 255]))
+        #expect(
+            try decodeRow(width: 3, bitDepth: 8, colorType: 0, row: [0, 128, 255]) == grey([0, 128, 255]))
         // 0x0080 = 128 → 0.498 → 0; 0x0081 = 129 → 0.502 → 1; 0x8080 → 128; 0x1234 = 4660 → 18.13 → 18.
         let row: [UInt8] = [0x00, 0x00, 0x00, 0x80, 0x00, 0x81, 0x80, 0x80, 0xff, 0xff, 0x12, 0x34]
-        #expect(try decodeRow(width: 6, bitDepth: 16, colorType: 0, row: row) == grey([0, 0, 1, 128, 255, 18]))
+        #expect(
+            try decodeRow(width: 6, bitDepth: 16, colorType: 0, row: row) == grey([0, 0, 1, 128, 255, 18]))
     }
 
     @Test("8-bit and 16-bit RGB become opaque RGBA")
@@ -68,7 +72,8 @@ struct PNGDecoderTests {
         let expected: ([Int]) -> [UInt8] = { indices in indices.flatMap { colors[$0] + [255] } }
         #expect(
             try decodeRow(
-                width: 3, bitDepth: 1, colorType: 3, row: PNGTestBuilder.pack([1, 0, 1], bitDepth: 1), chunks: [plte])
+                width: 3, bitDepth: 1, colorType: 3, row: PNGTestBuilder.pack([1, 0, 1], bitDepth: 1),
+                chunks: [plte])
                 == expected([1, 0, 1]))
         #expect(
             try decodeRow(
@@ -76,19 +81,28 @@ struct PNGDecoderTests {
                 chunks: [plte]) == expected([3, 2, 1, 0, 3]))
         #expect(
             try decodeRow(
-                width: 3, bitDepth: 4, colorType: 3, row: PNGTestBuilder.pack([2, 3, 0], bitDepth: 4), chunks: [plte])
+                width: 3, bitDepth: 4, colorType: 3, row: PNGTestBuilder.pack([2, 3, 0], bitDepth: 4),
+                chunks: [plte])
                 == expected([2, 3, 0]))
-        #expect(try decodeRow(width: 4, bitDepth: 8, colorType: 3, row: [3, 3, 1, 2], chunks: [plte]) == expected([3, 3, 1, 2]))
+        #expect(
+            try decodeRow(width: 4, bitDepth: 8, colorType: 3, row: [3, 3, 1, 2], chunks: [plte])
+                == expected([3, 3, 1, 2]))
     }
 
     @Test("Grey with alpha and RGBA, at 8 and 16 bits")
     func alphaTypes() throws {
-        #expect(try decodeRow(width: 2, bitDepth: 8, colorType: 4, row: [10, 20, 200, 0]) == [10, 10, 10, 20, 200, 200, 200, 0])
         #expect(
-            try decodeRow(width: 1, bitDepth: 16, colorType: 4, row: [0x80, 0x80, 0x00, 0x81]) == [128, 128, 128, 1])
+            try decodeRow(width: 2, bitDepth: 8, colorType: 4, row: [10, 20, 200, 0]) == [
+                10, 10, 10, 20, 200, 200, 200, 0,
+            ])
+        #expect(
+            try decodeRow(width: 1, bitDepth: 16, colorType: 4, row: [0x80, 0x80, 0x00, 0x81]) == [
+                128, 128, 128, 1,
+            ])
         #expect(try decodeRow(width: 1, bitDepth: 8, colorType: 6, row: [1, 2, 3, 4]) == [1, 2, 3, 4])
         #expect(
-            try decodeRow(width: 1, bitDepth: 16, colorType: 6, row: [0xff, 0xff, 0x00, 0x80, 0x01, 0x01, 0x80, 0x80])
+            try decodeRow(
+                width: 1, bitDepth: 16, colorType: 6, row: [0xff, 0xff, 0x00, 0x80, 0x01, 0x01, 0x80, 0x80])
                 == [255, 0, 1, 128])
     }
 
@@ -101,12 +115,14 @@ struct PNGDecoderTests {
         let key2 = PNGTestBuilder.chunk("tRNS", [0, 2])
         #expect(
             try decodeRow(
-                width: 3, bitDepth: 2, colorType: 0, row: PNGTestBuilder.pack([2, 3, 2], bitDepth: 2), chunks: [key2])
+                width: 3, bitDepth: 2, colorType: 0, row: PNGTestBuilder.pack([2, 3, 2], bitDepth: 2),
+                chunks: [key2])
                 == [170, 170, 170, 0, 255, 255, 255, 255, 170, 170, 170, 0])
         // 0x1234 and 0x1235 both round to 18, but only the exact 16-bit match is transparent.
         let key1234 = PNGTestBuilder.chunk("tRNS", [0x12, 0x34])
         #expect(
-            try decodeRow(width: 2, bitDepth: 16, colorType: 0, row: [0x12, 0x34, 0x12, 0x35], chunks: [key1234])
+            try decodeRow(
+                width: 2, bitDepth: 16, colorType: 0, row: [0x12, 0x34, 0x12, 0x35], chunks: [key1234])
                 == [18, 18, 18, 0, 18, 18, 18, 255])
     }
 
@@ -114,16 +130,23 @@ struct PNGDecoderTests {
     func rgbColorKey() throws {
         let key = PNGTestBuilder.chunk("tRNS", [0, 1, 0, 2, 0, 3])
         #expect(
-            try decodeRow(width: 3, bitDepth: 8, colorType: 2, row: [1, 2, 3, 1, 2, 4, 1, 2, 3], chunks: [key])
+            try decodeRow(
+                width: 3, bitDepth: 8, colorType: 2, row: [1, 2, 3, 1, 2, 4, 1, 2, 3], chunks: [key])
                 == [1, 2, 3, 0, 1, 2, 4, 255, 1, 2, 3, 0])
         let key16 = PNGTestBuilder.chunk("tRNS", [0x01, 0x01, 0x02, 0x02, 0x03, 0x03])
         let row: [UInt8] = [0x01, 0x01, 0x02, 0x02, 0x03, 0x03, 0x01, 0x01, 0x02, 0x02, 0x03, 0x04]
-        #expect(try decodeRow(width: 2, bitDepth: 16, colorType: 2, row: row, chunks: [key16]) == [1, 2, 3, 0, 1, 2, 3, 255])
+        #expect(
+            try decodeRow(width: 2, bitDepth: 16, colorType: 2, row: row, chunks: [key16]) == [
+                1, 2, 3, 0, 1, 2, 3, 255,
+            ])
     }
 
     @Test("A palette tRNS gives alphas to the first entries and leaves the rest opaque")
     func paletteAlpha() throws {
-        let chunks = [PNGTestBuilder.chunk("PLTE", [10, 10, 10, 20, 20, 20, 30, 30, 30]), PNGTestBuilder.chunk("tRNS", [0, 128])]
+        let chunks = [
+            PNGTestBuilder.chunk("PLTE", [10, 10, 10, 20, 20, 20, 30, 30, 30]),
+            PNGTestBuilder.chunk("tRNS", [0, 128]),
+        ]
         #expect(
             try decodeRow(width: 3, bitDepth: 8, colorType: 3, row: [0, 1, 2], chunks: chunks)
                 == [10, 10, 10, 0, 20, 20, 20, 128, 30, 30, 30, 255])
@@ -144,13 +167,19 @@ struct PNGDecoderTests {
 
     @Test("The Up filter adds the byte above")
     func upFilter() throws {
-        #expect(try greyLevels(width: 3, filteredRows: [[0, 10, 20, 30], [2, 1, 2, 3]]) == [10, 20, 30, 11, 22, 33])
+        #expect(
+            try greyLevels(width: 3, filteredRows: [[0, 10, 20, 30], [2, 1, 2, 3]]) == [
+                10, 20, 30, 11, 22, 33,
+            ])
     }
 
     @Test("The Average filter adds the floor of the mean of left and above")
     func averageFilter() throws {
         // 1 + (0 + 10) / 2 = 6; 2 + (6 + 20) / 2 = 15; 3 + (15 + 30) / 2 = 25.
-        #expect(try greyLevels(width: 3, filteredRows: [[0, 10, 20, 30], [3, 1, 2, 3]]) == [10, 20, 30, 6, 15, 25])
+        #expect(
+            try greyLevels(width: 3, filteredRows: [[0, 10, 20, 30], [3, 1, 2, 3]]) == [
+                10, 20, 30, 6, 15, 25,
+            ])
     }
 
     @Test("The Paeth filter picks above, left or upper-left as the predictor, wrapping mod 256")
@@ -167,7 +196,8 @@ struct PNGDecoderTests {
         var generator = SplitMix64(seed: 42)
         let rgba = (0..<(7 * 10 * 4)).map { _ in generator.nextByte() }
         for filters: [UInt8] in [[0], [1], [2], [3], [4], [4, 3, 2, 1, 0]] {
-            let bitmap = try PNGDecoder.decode(PNGTestBuilder.rgbaPNG(width: 7, height: 10, rgba: rgba, filters: filters))
+            let bitmap = try PNGDecoder.decode(
+                PNGTestBuilder.rgbaPNG(width: 7, height: 10, rgba: rgba, filters: filters))
             #expect(bitmap.rgba == rgba, "filters \(filters)")
         }
     }
@@ -193,9 +223,11 @@ struct PNGDecoderTests {
         let stream = PNGTestBuilder.zlibStored([0] + rgba)
         let png =
             PNGTestBuilder.signature + PNGTestBuilder.header(width: 2, height: 1, bitDepth: 8, colorType: 6)
-            + PNGTestBuilder.chunk("tEXt", Array("Title\0poster".utf8)) + PNGTestBuilder.chunk("abCd", [9, 9])
+            + PNGTestBuilder.chunk("tEXt", Array("Title\0poster".utf8))
+            + PNGTestBuilder.chunk("abCd", [9, 9])
             + PNGTestBuilder.chunk("IDAT", Array(stream.prefix(5))) + PNGTestBuilder.chunk("IDAT", [])
-            + PNGTestBuilder.chunk("IDAT", Array(stream.dropFirst(5))) + PNGTestBuilder.chunk("tIME", [0, 0, 0, 0, 0, 0, 0])
+            + PNGTestBuilder.chunk("IDAT", Array(stream.dropFirst(5)))
+            + PNGTestBuilder.chunk("tIME", [0, 0, 0, 0, 0, 0, 0])
             + PNGTestBuilder.chunk("IEND", [])
         #expect(try PNGDecoder.decode(png).rgba == rgba)
         #expect(try PNGDecoder.decode(Data(png)).rgba == rgba)
@@ -207,7 +239,8 @@ struct PNGDecoderTests {
         let data = (0..<4).flatMap { [0] + rgba[($0 * 24)..<($0 * 24 + 24)] }
         let png =
             PNGTestBuilder.signature + PNGTestBuilder.header(width: 6, height: 4, bitDepth: 8, colorType: 6)
-            + PNGTestBuilder.chunk("IDAT", PNGTestBuilder.zlibFixedHuffman(data)) + PNGTestBuilder.chunk("IEND", [])
+            + PNGTestBuilder.chunk("IDAT", PNGTestBuilder.zlibFixedHuffman(data))
+            + PNGTestBuilder.chunk("IEND", [])
         #expect(try PNGDecoder.decode(png).rgba == rgba)
     }
 
@@ -226,7 +259,8 @@ struct PNGDecoderTests {
         let errors: [PNGError] = [
             .badSignature, .badCRC(chunk: "IDAT"), .truncatedChunk(chunk: "IDAT"), .unexpectedEnd,
             .badChunkLength(chunk: "IDAT", length: 0xffff_ffff), .missingIHDR, .ihdrNotFirst(found: "IDAT"),
-            .duplicateChunk("PLTE"), .chunkOutOfOrder("PLTE"), .missingIDAT, .missingPalette, .idatNotConsecutive,
+            .duplicateChunk("PLTE"), .chunkOutOfOrder("PLTE"), .missingIDAT, .missingPalette,
+            .idatNotConsecutive,
             .unknownCriticalChunk("ABCD"), .badHeaderLength(12), .invalidDimensions(width: 0, height: 1),
             .unsupportedColorType(5), .unsupportedBitDepth(bitDepth: 4, colorType: 2),
             .unsupportedCompressionMethod(1), .unsupportedFilterMethod(1), .unsupportedInterlaceMethod(2),
@@ -240,6 +274,8 @@ struct PNGDecoderTests {
             #expect(text.first?.isUppercase == true && text.hasSuffix("."), "\(text)")
             #expect(text.dropLast().contains(".") == false, "\(text)")
         }
-        #expect(PNGError.badZlibStream(.badHeader).description == "The image data is not a valid zlib stream: its header is invalid.")
+        #expect(
+            PNGError.badZlibStream(.badHeader).description
+                == "The image data is not a valid zlib stream: its header is invalid.")
     }
 }

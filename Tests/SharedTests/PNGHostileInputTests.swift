@@ -9,15 +9,18 @@ struct PNGHostileInputTests {
     /// A small valid 3×2 RGBA PNG with an ancillary chunk.
     static var valid: [UInt8] {
         let rgba = (0..<24).map { UInt8($0 * 10) }
-        return PNGTestBuilder.signature + PNGTestBuilder.header(width: 3, height: 2, bitDepth: 8, colorType: 6)
+        return PNGTestBuilder.signature
+            + PNGTestBuilder.header(width: 3, height: 2, bitDepth: 8, colorType: 6)
             + PNGTestBuilder.chunk("tEXt", Array("a\0b".utf8))
-            + PNGTestBuilder.chunk("IDAT", PNGTestBuilder.zlibStored([0] + rgba[0..<12] + [0] + rgba[12..<24]))
+            + PNGTestBuilder.chunk(
+                "IDAT", PNGTestBuilder.zlibStored([0] + rgba[0..<12] + [0] + rgba[12..<24]))
             + PNGTestBuilder.chunk("IEND", [])
     }
 
     /// Signature, header of a 3×2 RGBA image, and `chunks`, then IEND.
     func png(_ chunks: [[UInt8]], width: UInt32 = 3, height: UInt32 = 2, colorType: UInt8 = 6) -> [UInt8] {
-        PNGTestBuilder.signature + PNGTestBuilder.header(width: width, height: height, bitDepth: 8, colorType: colorType)
+        PNGTestBuilder.signature
+            + PNGTestBuilder.header(width: width, height: height, bitDepth: 8, colorType: colorType)
             + chunks.flatMap { $0 } + PNGTestBuilder.chunk("IEND", [])
     }
 
@@ -44,7 +47,9 @@ struct PNGHostileInputTests {
 
     @Test("A flipped bit in any chunk fails that chunk's CRC")
     func flippedCRC() {
-        let cases: [(offset: Int, chunk: String)] = [(16, "IHDR"), (29, "IHDR"), (41, "tEXt"), (60, "IDAT"), (Self.valid.count - 2, "IEND")]
+        let cases: [(offset: Int, chunk: String)] = [
+            (16, "IHDR"), (29, "IHDR"), (41, "tEXt"), (60, "IDAT"), (Self.valid.count - 2, "IEND"),
+        ]
         for (offset, chunk) in cases {
             var bytes = Self.valid
             bytes[offset] ^= 0x04
@@ -87,7 +92,9 @@ struct PNGHostileInputTests {
             try PNGDecoder.decode(PNGTestBuilder.signature + idat(goodData) + ihdr)
         }
         #expect(throws: PNGError.missingIDAT) { try PNGDecoder.decode(png([])) }
-        #expect(throws: PNGError.duplicateChunk("IHDR")) { try PNGDecoder.decode(png([ihdr, idat(goodData)])) }
+        #expect(throws: PNGError.duplicateChunk("IHDR")) {
+            try PNGDecoder.decode(png([ihdr, idat(goodData)]))
+        }
         let stream = PNGTestBuilder.zlibStored(goodData)
         let split = [
             PNGTestBuilder.chunk("IDAT", Array(stream.prefix(4))), PNGTestBuilder.chunk("tEXt", [65, 0]),
@@ -98,7 +105,9 @@ struct PNGHostileInputTests {
             try PNGDecoder.decode(png([PNGTestBuilder.chunk("XyZW", []), idat(goodData)]))
         }
         let plte = PNGTestBuilder.chunk("PLTE", [1, 2, 3])
-        #expect(throws: PNGError.chunkOutOfOrder("PLTE")) { try PNGDecoder.decode(png([idat(goodData), plte])) }
+        #expect(throws: PNGError.chunkOutOfOrder("PLTE")) {
+            try PNGDecoder.decode(png([idat(goodData), plte]))
+        }
         #expect(throws: PNGError.missingPalette) {
             try PNGDecoder.decode(png([idat([UInt8](repeating: 0, count: 8))], colorType: 3))
         }
@@ -108,7 +117,8 @@ struct PNGHostileInputTests {
     func badHeaders() {
         func header(_ fields: [UInt8], width: UInt32 = 3, height: UInt32 = 2) -> [UInt8] {
             PNGTestBuilder.signature
-                + PNGTestBuilder.chunk("IHDR", PNGTestBuilder.bigEndian(width) + PNGTestBuilder.bigEndian(height) + fields)
+                + PNGTestBuilder.chunk(
+                    "IHDR", PNGTestBuilder.bigEndian(width) + PNGTestBuilder.bigEndian(height) + fields)
                 + idat(goodData) + PNGTestBuilder.chunk("IEND", [])
         }
         let cases: [([UInt8], PNGError)] = [
@@ -135,11 +145,17 @@ struct PNGHostileInputTests {
     @Test("Huge dimensions are refused before anything is allocated for them")
     func hugeDimensions() {
         let start = ContinuousClock.now
-        #expect(throws: PNGError.imageTooLarge(width: 100_000, height: 100_000, maximumPixels: PNGDecoder.defaultMaximumPixels)) {
+        #expect(
+            throws: PNGError.imageTooLarge(
+                width: 100_000, height: 100_000, maximumPixels: PNGDecoder.defaultMaximumPixels)
+        ) {
             try PNGDecoder.decode(png([idat(goodData)], width: 100_000, height: 100_000))
         }
-        #expect(throws: PNGError.imageTooLarge(width: 0x7fff_ffff, height: 0x7fff_ffff, maximumPixels: Int.max)) {
-            try PNGDecoder.decode(png([idat(goodData)], width: 0x7fff_ffff, height: 0x7fff_ffff), maximumPixels: Int.max)
+        #expect(
+            throws: PNGError.imageTooLarge(width: 0x7fff_ffff, height: 0x7fff_ffff, maximumPixels: Int.max)
+        ) {
+            try PNGDecoder.decode(
+                png([idat(goodData)], width: 0x7fff_ffff, height: 0x7fff_ffff), maximumPixels: Int.max)
         }
         #expect(ContinuousClock.now - start < .seconds(1))
     }
@@ -148,7 +164,9 @@ struct PNGHostileInputTests {
     func absurdChunkLength() {
         var bytes = Self.valid
         bytes[33] = 0xff  // the tEXt chunk's length, most significant byte
-        #expect(throws: PNGError.badChunkLength(chunk: "tEXt", length: 0xff00_0003)) { try PNGDecoder.decode(bytes) }
+        #expect(throws: PNGError.badChunkLength(chunk: "tEXt", length: 0xff00_0003)) {
+            try PNGDecoder.decode(bytes)
+        }
     }
 
     @Test("Corrupt zlib streams inside IDAT are refused with the zlib problem")
@@ -181,10 +199,12 @@ struct PNGHostileInputTests {
             try PNGDecoder.decode(png([PNGTestBuilder.chunk("IDAT", writer.bytes + [0, 0, 0, 0])]))
         }
         #expect(throws: PNGError.badZlibStream(.badHuffmanTable)) {
-            try PNGDecoder.decode(png([PNGTestBuilder.chunk("IDAT", [0x78, 0x01, 0x05, 0xe0, 0xff, 0xff, 0xff, 0xff])]))
+            try PNGDecoder.decode(
+                png([PNGTestBuilder.chunk("IDAT", [0x78, 0x01, 0x05, 0xe0, 0xff, 0xff, 0xff, 0xff])]))
         }
         #expect(throws: PNGError.badZlibStream(.endedEarly)) {
-            try PNGDecoder.decode(png([PNGTestBuilder.chunk("IDAT", Array(PNGTestBuilder.zlibStored(goodData).dropLast(5)))]))
+            try PNGDecoder.decode(
+                png([PNGTestBuilder.chunk("IDAT", Array(PNGTestBuilder.zlibStored(goodData).dropLast(5)))]))
         }
     }
 
@@ -197,7 +217,11 @@ struct PNGHostileInputTests {
             try PNGDecoder.decode(png([idat(goodData + [0])]))
         }
         #expect(throws: PNGError.imageDataTooLong(expected: 26)) {
-            try PNGDecoder.decode(png([PNGTestBuilder.chunk("IDAT", PNGTestBuilder.zlibFixedHuffman([UInt8](repeating: 0, count: 2000)))]))
+            try PNGDecoder.decode(
+                png([
+                    PNGTestBuilder.chunk(
+                        "IDAT", PNGTestBuilder.zlibFixedHuffman([UInt8](repeating: 0, count: 2000)))
+                ]))
         }
     }
 
@@ -216,16 +240,19 @@ struct PNGHostileInputTests {
             try PNGDecoder.decode(png([plte, idat(indices)], colorType: 3))
         }
         #expect(throws: PNGError.badPaletteLength(4)) {
-            try PNGDecoder.decode(png([PNGTestBuilder.chunk("PLTE", [1, 2, 3, 4]), idat(indices)], colorType: 3))
+            try PNGDecoder.decode(
+                png([PNGTestBuilder.chunk("PLTE", [1, 2, 3, 4]), idat(indices)], colorType: 3))
         }
         #expect(throws: PNGError.badPaletteLength(0)) {
             try PNGDecoder.decode(png([PNGTestBuilder.chunk("PLTE", []), idat(indices)], colorType: 3))
         }
         #expect(throws: PNGError.badTransparencyLength(3)) {
-            try PNGDecoder.decode(png([plte, PNGTestBuilder.chunk("tRNS", [1, 2, 3]), idat(indices)], colorType: 3))
+            try PNGDecoder.decode(
+                png([plte, PNGTestBuilder.chunk("tRNS", [1, 2, 3]), idat(indices)], colorType: 3))
         }
         #expect(throws: PNGError.badTransparencyLength(3)) {
-            try PNGDecoder.decode(png([PNGTestBuilder.chunk("tRNS", [1, 2, 3]), idat(goodData)], colorType: 0))
+            try PNGDecoder.decode(
+                png([PNGTestBuilder.chunk("tRNS", [1, 2, 3]), idat(goodData)], colorType: 0))
         }
         #expect(throws: PNGError.badTransparencyLength(2)) {
             try PNGDecoder.decode(png([PNGTestBuilder.chunk("tRNS", [1, 2]), idat(goodData)], colorType: 2))
@@ -248,7 +275,9 @@ struct PNGHostileInputTests {
             var bytes = bases[round % bases.count]
             switch generator.below(4) {
             case 0:
-                for _ in 0...generator.below(4) { bytes[generator.below(bytes.count)] ^= UInt8(1 + generator.below(255)) }
+                for _ in 0...generator.below(4) {
+                    bytes[generator.below(bytes.count)] ^= UInt8(1 + generator.below(255))
+                }
             case 1:
                 bytes = Array(bytes.prefix(generator.below(bytes.count)))
             case 2:
@@ -258,7 +287,8 @@ struct PNGHostileInputTests {
                 bytes.insert(contentsOf: bytes[start..<end], at: target)
             default:
                 let target = 8 + generator.below(bytes.count - 8)
-                bytes.replaceSubrange(target..<min(bytes.count, target + 4), with: (0..<4).map { _ in generator.nextByte() })
+                bytes.replaceSubrange(
+                    target..<min(bytes.count, target + 4), with: (0..<4).map { _ in generator.nextByte() })
             }
             if round % 2 == 0 { bytes = PNGTestBuilder.fixingCRCs(bytes) }
             do {

@@ -29,10 +29,13 @@ struct PNGPillowCrossCheckTests {
 
     /// Every fixture listed in the manifest.
     static let fixtures: [Fixture] = {
-        let manifest = (try? String(contentsOf: directory.appendingPathComponent("manifest.txt"), encoding: .utf8)) ?? ""
+        let manifest =
+            (try? String(contentsOf: directory.appendingPathComponent("manifest.txt"), encoding: .utf8)) ?? ""
         return manifest.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ").map(String.init)
-            guard fields.count == 5, let width = Int(fields[1]), let height = Int(fields[2]) else { return nil }
+            guard fields.count == 5, let width = Int(fields[1]), let height = Int(fields[2]) else {
+                return nil
+            }
             return Fixture(
                 file: fields[0], width: width, height: height, hash: fields[3] == "hash" ? fields[4] : nil,
                 rawFile: fields[3] == "raw" ? fields[4] : nil)

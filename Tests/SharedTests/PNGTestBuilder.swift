@@ -31,7 +31,9 @@ enum PNGTestBuilder {
             let end = min(data.count, start + blockSize)
             let length = end - start
             stream.append(end == data.count ? 1 : 0)
-            stream += [UInt8(length & 0xff), UInt8(length >> 8), UInt8(~length & 0xff), UInt8((~length >> 8) & 0xff)]
+            stream += [
+                UInt8(length & 0xff), UInt8(length >> 8), UInt8(~length & 0xff), UInt8((~length >> 8) & 0xff),
+            ]
             stream += data[start..<end]
             start = end
         } while start < data.count
@@ -123,13 +125,16 @@ enum PNGTestBuilder {
                 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115,
                 131, 163, 195, 227, 258,
             ]
-            let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
+            let lengthExtra = [
+                0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+            ]
             let distanceBases = [
                 1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
                 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
             ]
             let distanceExtra = [
-                0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+                0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
+                13,
             ]
             let lengthCode = (lengthBases.lastIndex { $0 <= length })!
             writeFixedSymbol(257 + lengthCode)
@@ -150,7 +155,10 @@ enum PNGTestBuilder {
         width: UInt32, height: UInt32, bitDepth: UInt8, colorType: UInt8, interlaced: Bool = false,
         filteredData: [UInt8], chunksBeforeData: [[UInt8]] = []
     ) -> [UInt8] {
-        signature + header(width: width, height: height, bitDepth: bitDepth, colorType: colorType, interlaced: interlaced)
+        signature
+            + header(
+                width: width, height: height, bitDepth: bitDepth, colorType: colorType, interlaced: interlaced
+            )
             + chunksBeforeData.flatMap { $0 } + chunk("IDAT", zlibStored(filteredData)) + chunk("IEND", [])
     }
 
@@ -191,7 +199,9 @@ enum PNGTestBuilder {
             case 3: predictor = (left + up) / 2
             case 4:
                 let estimate = left + up - upLeft
-                let (toLeft, toUp, toUpLeft) = (abs(estimate - left), abs(estimate - up), abs(estimate - upLeft))
+                let (toLeft, toUp, toUpLeft) = (
+                    abs(estimate - left), abs(estimate - up), abs(estimate - upLeft)
+                )
                 predictor = toLeft <= toUp && toLeft <= toUpLeft ? left : toUp <= toUpLeft ? up : upLeft
             default: predictor = 0
             }
@@ -209,7 +219,8 @@ enum PNGTestBuilder {
             data += filter(filters[y % filters.count], row: row, above: above, stride: 4)
             above = row
         }
-        return png(width: UInt32(width), height: UInt32(height), bitDepth: 8, colorType: 6, filteredData: data)
+        return png(
+            width: UInt32(width), height: UInt32(height), bitDepth: 8, colorType: 6, filteredData: data)
     }
 
     /// The Adam7 passes as (x start, y start, x step, y step), written out independently of the decoder.

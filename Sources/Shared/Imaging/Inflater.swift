@@ -17,7 +17,8 @@ enum Inflater {
         let result: Result<[UInt8], PNGError.ZlibProblem> = input.withUnsafeBufferPointer { buffer in
             do throws(PNGError.ZlibProblem) {
                 return .success(
-                    try inflate(buffer, maximumOutputSize: maximumOutputSize, initialCapacity: initialCapacity))
+                    try inflate(
+                        buffer, maximumOutputSize: maximumOutputSize, initialCapacity: initialCapacity))
             } catch {
                 return .failure(error)
             }

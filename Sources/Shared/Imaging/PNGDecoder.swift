@@ -154,7 +154,8 @@ public enum PNGDecoder {
                 case 2:
                     guard data.count == 6 else { throw .badTransparencyLength(data.count) }
                     current.key = (
-                        Int(bigEndian16(data, at: 0)), Int(bigEndian16(data, at: 2)), Int(bigEndian16(data, at: 4))
+                        Int(bigEndian16(data, at: 0)), Int(bigEndian16(data, at: 2)),
+                        Int(bigEndian16(data, at: 4))
                     )
                 default:
                     // Colour types 4 and 6 carry alpha already; a tRNS chunk there is ignored.
@@ -186,7 +187,8 @@ public enum PNGDecoder {
     /// Unfilters every pass of the inflated data and expands its pixels into `rgba`.
     ///
     /// Returns the error for a bad filter type or palette index, or nil.
-    static func reconstruct(_ filtered: inout [UInt8], into rgba: inout [UInt8], chunks: Chunks) -> PNGError? {
+    static func reconstruct(_ filtered: inout [UInt8], into rgba: inout [UInt8], chunks: Chunks) -> PNGError?
+    {
         let header = chunks.header
         let zeroRow = [UInt8](repeating: 0, count: header.rowBytes(pixels: header.width))
         return filtered.withUnsafeMutableBufferPointer { filteredBuffer -> PNGError? in

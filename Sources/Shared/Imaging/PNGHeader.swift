@@ -51,7 +51,9 @@ struct PNGHeader: Equatable, Sendable {
         guard interlaced else {
             return [Pass(xStart: 0, yStart: 0, xStep: 1, yStep: 1, width: width, height: height)]
         }
-        let adam7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+        let adam7 = [
+            (0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2),
+        ]
         var passes: [Pass] = []
         for (xStart, yStart, xStep, yStep) in adam7 {
             let passWidth = width > xStart ? (width - xStart + xStep - 1) / xStep : 0
