@@ -22,7 +22,7 @@ let package = Package(
         .executableTarget(name: "Step2Background", dependencies: ["Shared"]),
         .executableTarget(name: "Step3IdleOnly", dependencies: ["Shared"]),
         .executableTarget(name: "Step4CacheAndPrefetch", dependencies: ["Shared"]),
-        .testTarget(name: "SharedTests", dependencies: ["Shared"]),
+        .testTarget(name: "SharedTests", dependencies: ["Shared"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "StepTests",
             dependencies: [

@@ -1,0 +1,545 @@
+/// Inflates zlib streams (RFC 1950) holding DEFLATE data (RFC 1951): stored, fixed-Huffman and
+/// dynamic-Huffman blocks, with the Adler-32 checksum verified.
+///
+/// The caller names the most bytes the stream may inflate to; the limit is enforced while
+/// inflating, so a decompression bomb is refused before memory past the limit is touched.
+/// Huffman codes are decoded through a 1024-entry lookup table indexed by the next ten bits,
+/// with a canonical-code walk only for the rare codes longer than ten bits. The hot loops work
+/// on raw pointers so that debug builds stay fast.
+enum Inflater {
+    /// Inflates a whole zlib stream; bytes after its Adler-32 checksum are ignored.
+    ///
+    /// `initialCapacity` is the room reserved up front (for example the exact size a PNG header
+    /// implies); without it the room starts small and grows, never past `maximumOutputSize`.
+    static func inflate(
+        _ input: [UInt8], maximumOutputSize: Int, initialCapacity: Int? = nil
+    ) throws(PNGError.ZlibProblem) -> [UInt8] {
+        let result: Result<[UInt8], PNGError.ZlibProblem> = input.withUnsafeBufferPointer { buffer in
+            do throws(PNGError.ZlibProblem) {
+                return .success(
+                    try inflate(
+                        buffer, maximumOutputSize: maximumOutputSize, initialCapacity: initialCapacity))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Inflates a whole zlib stream held in a buffer; bytes after its Adler-32 checksum are ignored.
+    static func inflate(
+        _ input: UnsafeBufferPointer<UInt8>, maximumOutputSize: Int, initialCapacity: Int? = nil
+    ) throws(PNGError.ZlibProblem) -> [UInt8] {
+        let limit = max(0, maximumOutputSize)
+        // Start with room for what the input could plausibly make; grow (up to the limit) on demand.
+        let plausible = input.count > limit / 8 ? limit : max(input.count &* 8, 1024)
+        let capacity = min(limit, max(0, initialCapacity ?? plausible))
+        var state = OutputBuffer(capacity: capacity, limit: limit)
+        defer { state.storage.deallocate() }
+        let tables = HuffmanTables()
+        defer { tables.deallocate() }
+        try inflate(input, into: &state, tables: tables)
+        return Array(UnsafeBufferPointer(start: state.storage, count: state.count))
+    }
+
+    /// The growing output of one inflation.
+    private struct OutputBuffer {
+        /// The bytes written so far, followed by uninitialised room.
+        var storage: UnsafeMutablePointer<UInt8>
+        /// How many bytes `storage` holds room for.
+        var capacity: Int
+        /// How many bytes have been written.
+        var count = 0
+        /// The most bytes the output may ever hold.
+        let limit: Int
+
+        /// Allocates the first stretch of room.
+        init(capacity: Int, limit: Int) {
+            self.storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity, 1))
+            self.capacity = capacity
+            self.limit = limit
+        }
+
+        /// Makes room for `needed` more bytes, or throws if that would pass the limit.
+        mutating func reserve(_ needed: Int) throws(PNGError.ZlibProblem) {
+            let required = count &+ needed
+            if required <= capacity { return }
+            if required > limit { throw .tooMuchData(limit: limit) }
+            let grown = min(limit, max(required, capacity > limit / 2 ? limit : capacity &* 2))
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(grown, 1))
+            bigger.update(from: storage, count: count)
+            storage.deallocate()
+            storage = bigger
+            capacity = grown
+        }
+    }
+
+    /// Scratch memory for the Huffman tables and the DEFLATE constant tables, allocated once a stream.
+    private struct HuffmanTables {
+        /// Bits looked up at once in the fast tables.
+        static let fastBits = 10
+        /// Entries in one fast table.
+        static let fastSize = 1 << fastBits
+
+        /// Literal/length fast table: `symbol << 4 | length`, or 0 when the code is longer than `fastBits`.
+        let literalFast: UnsafeMutablePointer<UInt16>
+        /// Distance fast table, laid out like `literalFast`.
+        let distanceFast: UnsafeMutablePointer<UInt16>
+        /// Number of literal/length codes of each length 0–15.
+        let literalCounts: UnsafeMutablePointer<UInt16>
+        /// Number of distance codes of each length 0–15.
+        let distanceCounts: UnsafeMutablePointer<UInt16>
+        /// Literal/length symbols in canonical order.
+        let literalSymbols: UnsafeMutablePointer<UInt16>
+        /// Distance symbols in canonical order.
+        let distanceSymbols: UnsafeMutablePointer<UInt16>
+        /// Working space for building a table: 16 offsets, then 16 next codes.
+        let scratch: UnsafeMutablePointer<Int>
+        /// Code lengths read from a dynamic block header (literal/length then distance).
+        let lengths: UnsafeMutablePointer<UInt8>
+        /// Base lengths of length symbols 257–285, then base distances of distance symbols 0–29.
+        let bases: UnsafeMutablePointer<Int>
+        /// Extra bits of length symbols 257–285, then of distance symbols 0–29.
+        let extraBits: UnsafeMutablePointer<Int>
+
+        /// Allocates the tables and fills in the constant ones.
+        init() {
+            literalFast = .allocate(capacity: Self.fastSize)
+            distanceFast = .allocate(capacity: Self.fastSize)
+            literalCounts = .allocate(capacity: 16)
+            distanceCounts = .allocate(capacity: 16)
+            literalSymbols = .allocate(capacity: 288)
+            distanceSymbols = .allocate(capacity: 32)
+            scratch = .allocate(capacity: 32)
+            scratch.initialize(repeating: 0, count: 32)
+            literalFast.initialize(repeating: 0, count: Self.fastSize)
+            distanceFast.initialize(repeating: 0, count: Self.fastSize)
+            literalCounts.initialize(repeating: 0, count: 16)
+            distanceCounts.initialize(repeating: 0, count: 16)
+            literalSymbols.initialize(repeating: 0, count: 288)
+            distanceSymbols.initialize(repeating: 0, count: 32)
+            lengths = .allocate(capacity: 320)
+            lengths.initialize(repeating: 0, count: 320)
+            bases = .allocate(capacity: 59)
+            extraBits = .allocate(capacity: 59)
+            let lengthBases = [
+                3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115,
+                131, 163, 195, 227, 258,
+            ]
+            let lengthExtra = [
+                0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+            ]
+            let distanceBases = [
+                1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
+                2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
+            ]
+            let distanceExtra = [
+                0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
+                13,
+            ]
+            for index in 0..<29 {
+                bases[index] = lengthBases[index]
+                extraBits[index] = lengthExtra[index]
+            }
+            for index in 0..<30 {
+                bases[29 + index] = distanceBases[index]
+                extraBits[29 + index] = distanceExtra[index]
+            }
+        }
+
+        /// Frees every table.
+        func deallocate() {
+            literalFast.deallocate()
+            distanceFast.deallocate()
+            literalCounts.deallocate()
+            distanceCounts.deallocate()
+            literalSymbols.deallocate()
+            distanceSymbols.deallocate()
+            lengths.deallocate()
+            scratch.deallocate()
+            bases.deallocate()
+            extraBits.deallocate()
+        }
+    }
+
+    /// Builds a canonical Huffman decoding table from code lengths.
+    ///
+    /// Returns 0 for a complete code, a positive number for an incomplete one and a negative
+    /// number for an over-subscribed one (which is always an error).
+    private static func buildTable(
+        lengths: UnsafePointer<UInt8>, count: Int, fast: UnsafeMutablePointer<UInt16>,
+        counts: UnsafeMutablePointer<UInt16>, symbols: UnsafeMutablePointer<UInt16>,
+        scratch: UnsafeMutablePointer<Int>
+    ) -> Int {
+        counts.update(repeating: 0, count: 16)
+        var symbol = 0
+        while symbol < count {
+            let length = Int(lengths[symbol])
+            counts[length] &+= 1
+            symbol += 1
+        }
+        var left = 1
+        var length = 1
+        while length <= 15 {
+            left = (left &<< 1) - Int(counts[length])
+            if left < 0 { return left }
+            length += 1
+        }
+        // Offsets of each length's first symbol in canonical order, and each length's next code.
+        let offset = scratch
+        let nextCode = scratch + 16
+        offset[1] = 0
+        var code = 0
+        length = 1
+        while length <= 15 {
+            if length < 15 { offset[length + 1] = offset[length] + Int(counts[length]) }
+            let shorter = length == 1 ? 0 : Int(counts[length - 1])
+            code = (code + shorter) &<< 1
+            nextCode[length] = code
+            length += 1
+        }
+        fast.update(repeating: 0, count: HuffmanTables.fastSize)
+        symbol = 0
+        while symbol < count {
+            let length = Int(lengths[symbol])
+            if length != 0 {
+                symbols[offset[length]] = UInt16(symbol)
+                offset[length] += 1
+                let code = nextCode[length]
+                nextCode[length] = code + 1
+                if length <= HuffmanTables.fastBits {
+                    // DEFLATE sends codes most-significant bit first; the table is indexed by
+                    // the bits as they arrive, so reverse the code.
+                    var reversed = 0
+                    var bit = 0
+                    while bit < length {
+                        reversed = (reversed &<< 1) | ((code &>> bit) & 1)
+                        bit += 1
+                    }
+                    let entry = UInt16(symbol &<< 4 | length)
+                    let step = 1 &<< length
+                    var index = reversed
+                    while index < HuffmanTables.fastSize {
+                        fast[index] = entry
+                        index += step
+                    }
+                }
+            }
+            symbol += 1
+        }
+        return left
+    }
+
+    /// Decodes a code longer than the fast table covers by walking the canonical code bit by bit.
+    ///
+    /// Returns `symbol << 4 | length`, or -1 when the bits are no code of the table.
+    private static func decodeSlowly(
+        _ bits: Int, counts: UnsafeMutablePointer<UInt16>, symbols: UnsafeMutablePointer<UInt16>
+    ) -> Int {
+        var code = 0
+        var first = 0
+        var index = 0
+        var length = 1
+        while length <= 15 {
+            code |= (bits &>> (length - 1)) & 1
+            let count = Int(counts[length])
+            if code - first < count {
+                return Int(symbols[index + code - first]) &<< 4 | length
+            }
+            index += count
+            first = (first + count) &<< 1
+            code &<<= 1
+            length += 1
+        }
+        return -1
+    }
+
+    /// Runs the zlib header, every DEFLATE block and the checksum into `output`.
+    private static func inflate(
+        _ input: UnsafeBufferPointer<UInt8>, into output: inout OutputBuffer, tables: HuffmanTables
+    ) throws(PNGError.ZlibProblem) {
+        guard let source = input.baseAddress, input.count >= 2 else { throw .endedEarly }
+        let end = input.count
+        let header = Int(source[0]) &<< 8 | Int(source[1])
+        guard source[0] & 0x0f == 8, source[0] &>> 4 <= 7, header % 31 == 0, source[1] & 0x20 == 0 else {
+            throw .badHeader
+        }
+        // The read position; it runs past `end` by the zero bytes fed in after the input ran out.
+        var position = 2
+        // Bits not yet consumed, least significant first; at most 63 so they fit a non-negative Int.
+        var bitBuffer = 0
+        var bitCount = 0
+        var lastBlock = false
+        var fixedTablesLoaded = false
+
+        while !lastBlock {
+            // Refill, then read the three-bit block header.
+            while bitCount <= 55 {
+                if position < end { bitBuffer |= Int(source[position]) &<< bitCount }
+                position += 1
+                bitCount += 8
+            }
+            if position - end > 0 && (position - end) * 8 > bitCount - 3 { throw .endedEarly }
+            lastBlock = bitBuffer & 1 == 1
+            let blockType = (bitBuffer &>> 1) & 3
+            bitBuffer &>>= 3
+            bitCount -= 3
+
+            switch blockType {
+            case 0:
+                // Stored: skip to a byte boundary, give back the whole bytes still buffered.
+                position -= bitCount &>> 3
+                bitBuffer = 0
+                bitCount = 0
+                guard position <= end - 4 else { throw .endedEarly }
+                let length = Int(source[position]) | Int(source[position + 1]) &<< 8
+                let complement = Int(source[position + 2]) | Int(source[position + 3]) &<< 8
+                guard length == complement ^ 0xffff else { throw .badStoredLength }
+                position += 4
+                guard length <= end - position else { throw .endedEarly }
+                try output.reserve(length)
+                (output.storage + output.count).update(from: source + position, count: length)
+                output.count += length
+                position += length
+                continue
+            case 1:
+                if !fixedTablesLoaded {
+                    loadFixedTables(tables)
+                    fixedTablesLoaded = true
+                }
+            case 2:
+                fixedTablesLoaded = false
+                try readDynamicTables(
+                    source: source, end: end, position: &position, bitBuffer: &bitBuffer,
+                    bitCount: &bitCount, tables: tables)
+            default:
+                throw .badBlockType
+            }
+            try inflateCodes(
+                source: source, end: end, position: &position, bitBuffer: &bitBuffer, bitCount: &bitCount,
+                tables: tables, output: &output)
+        }
+
+        // The Adler-32 checksum follows on the next byte boundary, most significant byte first.
+        position -= bitCount &>> 3
+        guard position <= end - 4 else { throw .endedEarly }
+        let expected =
+            UInt32(source[position]) &<< 24 | UInt32(source[position + 1]) &<< 16
+            | UInt32(source[position + 2]) &<< 8 | UInt32(source[position + 3])
+        let actual = Adler32.update(1, UnsafeBufferPointer(start: output.storage, count: output.count))
+        guard expected == actual else { throw .adlerMismatch }
+    }
+
+    /// Fills the tables with the fixed Huffman codes of block type 1.
+    private static func loadFixedTables(_ tables: HuffmanTables) {
+        let lengths = tables.lengths
+        var symbol = 0
+        while symbol < 288 {
+            lengths[symbol] = symbol < 144 ? 8 : symbol < 256 ? 9 : symbol < 280 ? 7 : 8
+            symbol += 1
+        }
+        _ = buildTable(
+            lengths: lengths, count: 288, fast: tables.literalFast, counts: tables.literalCounts,
+            symbols: tables.literalSymbols, scratch: tables.scratch)
+        lengths.update(repeating: 5, count: 30)
+        _ = buildTable(
+            lengths: lengths, count: 30, fast: tables.distanceFast, counts: tables.distanceCounts,
+            symbols: tables.distanceSymbols, scratch: tables.scratch)
+    }
+
+    /// Reads a dynamic block's code-length code and code lengths, and builds its two tables.
+    private static func readDynamicTables(
+        source: UnsafePointer<UInt8>, end: Int, position: inout Int, bitBuffer: inout Int,
+        bitCount: inout Int, tables: HuffmanTables
+    ) throws(PNGError.ZlibProblem) {
+        // Refill enough for the 14 header bits and all 19 three-bit code-length code lengths.
+        func refill() throws(PNGError.ZlibProblem) {
+            while bitCount <= 55 {
+                if position < end { bitBuffer |= Int(source[position]) &<< bitCount }
+                position += 1
+                bitCount += 8
+            }
+        }
+        func take(_ count: Int) -> Int {
+            let value = bitBuffer & ((1 &<< count) - 1)
+            bitBuffer &>>= count
+            bitCount -= count
+            return value
+        }
+        try refill()
+        let literalCount = take(5) + 257
+        let distanceCount = take(5) + 1
+        let codeLengthCount = take(4) + 4
+        guard literalCount <= 286, distanceCount <= 30 else { throw .badHuffmanTable }
+        let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+        let lengths = tables.lengths
+        lengths.update(repeating: 0, count: 19)
+        for index in 0..<codeLengthCount {
+            if bitCount < 3 { try refill() }
+            lengths[order[index]] = UInt8(take(3))
+        }
+        // The code-length code goes in the literal tables for now; it must be complete.
+        let codeLengthLeft = buildTable(
+            lengths: lengths, count: 19, fast: tables.literalFast, counts: tables.literalCounts,
+            symbols: tables.literalSymbols, scratch: tables.scratch)
+        guard codeLengthLeft == 0 else { throw .badHuffmanTable }
+
+        let total = literalCount + distanceCount
+        var index = 0
+        while index < total {
+            try refill()
+            // Code-length codes are at most 7 bits, so the fast table always answers.
+            let entry = Int(tables.literalFast[bitBuffer & (HuffmanTables.fastSize - 1)])
+            _ = take(entry & 15)
+            let symbol = entry &>> 4
+            if symbol < 16 {
+                lengths[index] = UInt8(symbol)
+                index += 1
+                continue
+            }
+            var repeated: UInt8 = 0
+            var times: Int
+            switch symbol {
+            case 16:
+                guard index > 0 else { throw .badHuffmanTable }
+                repeated = lengths[index - 1]
+                times = 3 + take(2)
+            case 17:
+                times = 3 + take(3)
+            default:
+                times = 11 + take(7)
+            }
+            guard times <= total - index else { throw .badHuffmanTable }
+            while times > 0 {
+                lengths[index] = repeated
+                index += 1
+                times -= 1
+            }
+        }
+        if position - end > 0 && (position - end) * 8 > bitCount { throw .endedEarly }
+        guard lengths[256] != 0 else { throw .badHuffmanTable }
+
+        let literalLeft = buildTable(
+            lengths: lengths, count: literalCount, fast: tables.literalFast, counts: tables.literalCounts,
+            symbols: tables.literalSymbols, scratch: tables.scratch)
+        // An incomplete code is allowed only when it has no codes or one one-bit code (as puff allows).
+        if literalLeft < 0
+            || (literalLeft > 0
+                && literalCount != Int(tables.literalCounts[0]) + Int(tables.literalCounts[1]))
+        {
+            throw .badHuffmanTable
+        }
+        let distanceLeft = buildTable(
+            lengths: lengths + literalCount, count: distanceCount, fast: tables.distanceFast,
+            counts: tables.distanceCounts, symbols: tables.distanceSymbols, scratch: tables.scratch)
+        if distanceLeft < 0
+            || (distanceLeft > 0
+                && distanceCount != Int(tables.distanceCounts[0]) + Int(tables.distanceCounts[1]))
+        {
+            throw .badHuffmanTable
+        }
+    }
+
+    /// Decodes one Huffman-coded block's literals and back-references until its end-of-block code.
+    private static func inflateCodes(
+        source: UnsafePointer<UInt8>, end: Int, position: inout Int, bitBuffer: inout Int,
+        bitCount: inout Int, tables: HuffmanTables, output: inout OutputBuffer
+    ) throws(PNGError.ZlibProblem) {
+        let fastMask = HuffmanTables.fastSize - 1
+        let literalFast = tables.literalFast
+        let distanceFast = tables.distanceFast
+        let bases = tables.bases
+        let extraBits = tables.extraBits
+        var bits = bitBuffer
+        var count = bitCount
+        var at = position
+        var out = output.storage
+        var written = output.count
+        var capacity = output.capacity
+
+        while true {
+            // One refill covers the longest symbol: 15 + 5 + 15 + 13 = 48 bits.
+            if count < 48 {
+                while count <= 55 {
+                    if at < end { bits |= Int(source[at]) &<< count }
+                    at += 1
+                    count += 8
+                }
+                if at > end && (at - end) * 8 > count {
+                    // Bits already consumed came from past the end of the input.
+                    throw .endedEarly
+                }
+            }
+            var entry = Int(literalFast[bits & fastMask])
+            if entry == 0 {
+                entry = decodeSlowly(bits, counts: tables.literalCounts, symbols: tables.literalSymbols)
+                if entry < 0 { throw .badHuffmanTable }
+            }
+            let codeLength = entry & 15
+            bits &>>= codeLength
+            count -= codeLength
+            let symbol = entry &>> 4
+
+            if symbol < 256 {
+                if written == capacity {
+                    output.count = written
+                    try output.reserve(1)
+                    out = output.storage
+                    capacity = output.capacity
+                }
+                out[written] = UInt8(truncatingIfNeeded: symbol)
+                written += 1
+                continue
+            }
+            if symbol == 256 { break }
+            let lengthIndex = symbol - 257
+            guard lengthIndex < 29 else { throw .badHuffmanTable }
+            let lengthExtra = extraBits[lengthIndex]
+            let length = bases[lengthIndex] + (bits & ((1 &<< lengthExtra) - 1))
+            bits &>>= lengthExtra
+            count -= lengthExtra
+
+            var distanceEntry = Int(distanceFast[bits & fastMask])
+            if distanceEntry == 0 {
+                distanceEntry = decodeSlowly(
+                    bits, counts: tables.distanceCounts, symbols: tables.distanceSymbols)
+                if distanceEntry < 0 { throw .badHuffmanTable }
+            }
+            let distanceCodeLength = distanceEntry & 15
+            bits &>>= distanceCodeLength
+            count -= distanceCodeLength
+            let distanceSymbol = distanceEntry &>> 4
+            guard distanceSymbol < 30 else { throw .badHuffmanTable }
+            let distanceExtra = extraBits[29 + distanceSymbol]
+            let distance = bases[29 + distanceSymbol] + (bits & ((1 &<< distanceExtra) - 1))
+            bits &>>= distanceExtra
+            count -= distanceExtra
+
+            guard distance <= written else { throw .distanceTooFarBack }
+            if length > capacity - written {
+                output.count = written
+                try output.reserve(length)
+                out = output.storage
+                capacity = output.capacity
+            }
+            let target = out + written
+            let from = target - distance
+            if distance >= length {
+                target.update(from: from, count: length)
+            } else {
+                // Overlapping copy: each byte may repeat one written moments ago.
+                var index = 0
+                while index < length {
+                    target[index] = from[index]
+                    index += 1
+                }
+            }
+            written += length
+        }
+        if at > end && (at - end) * 8 > count { throw .endedEarly }
+        bitBuffer = bits
+        bitCount = count
+        position = at
+        output.count = written
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+
+/// Decodes PNG files to 8-bit RGBA bitmaps, in pure Swift.
+///
+/// Handles every standard PNG: colour types 0, 2, 3, 4 and 6, bit depths 1–16, `PLTE` and
+/// `tRNS`, Adam7 interlacing and all five row filters. Every chunk's CRC and the zlib stream's
+/// Adler-32 are verified; ancillary chunks are otherwise skipped and unknown critical chunks
+/// refused. Malformed or hostile input throws a `PNGError` and never traps; images larger than
+/// the pixel limit are refused before anything is allocated for them.
+public enum PNGDecoder {
+    /// The most pixels `decode(_:)` accepts: 64 megapixels (64 × 1024 × 1024), about 256 MiB of RGBA.
+    public static var defaultMaximumPixels: Int { 64 * 1024 * 1024 }
+
+    /// The eight bytes every PNG file starts with.
+    static let signature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+
+    /// Decodes a PNG file, refusing images of more than `defaultMaximumPixels` pixels.
+    public static func decode(_ bytes: [UInt8]) throws(PNGError) -> Bitmap {
+        try decode(bytes, maximumPixels: defaultMaximumPixels)
+    }
+
+    /// Decodes a PNG file held in `Data`, refusing images of more than `defaultMaximumPixels` pixels.
+    public static func decode(_ data: Data) throws(PNGError) -> Bitmap {
+        try decode([UInt8](data), maximumPixels: defaultMaximumPixels)
+    }
+
+    /// Decodes a PNG file held in `Data`, refusing images of more than `maximumPixels` pixels.
+    public static func decode(_ data: Data, maximumPixels: Int) throws(PNGError) -> Bitmap {
+        try decode([UInt8](data), maximumPixels: maximumPixels)
+    }
+
+    /// Decodes a PNG file, refusing images of more than `maximumPixels` pixels.
+    public static func decode(_ bytes: [UInt8], maximumPixels: Int) throws(PNGError) -> Bitmap {
+        let chunks = try readChunks(bytes, maximumPixels: maximumPixels)
+        let header = chunks.header
+        let expected = header.filteredByteCount
+        var filtered: [UInt8]
+        do throws(PNGError.ZlibProblem) {
+            filtered = try Inflater.inflate(
+                chunks.compressed, maximumOutputSize: expected, initialCapacity: expected)
+        } catch {
+            if case .tooMuchData = error { throw .imageDataTooLong(expected: expected) }
+            throw .badZlibStream(error)
+        }
+        guard filtered.count == expected else {
+            throw .imageDataTooShort(expected: expected, actual: filtered.count)
+        }
+        var rgba = [UInt8](repeating: 0, count: header.width * header.height * 4)
+        let failure = reconstruct(&filtered, into: &rgba, chunks: chunks)
+        if let failure { throw failure }
+        return Bitmap(width: header.width, height: header.height, rgba: rgba)
+    }
+
+    /// What the chunks of a PNG file say, once read and checked.
+    struct Chunks {
+        /// The image header.
+        var header: PNGHeader
+        /// The palette as 256 RGBA entries, alpha from `tRNS` (255 where it gives none).
+        var palette = [UInt8](repeating: 0, count: 1024)
+        /// Entries the `PLTE` chunk holds.
+        var paletteCount = 0
+        /// The `tRNS` colour key (grey, or red, green, blue), -1 where there is none.
+        var key = (red: -1, green: -1, blue: -1)
+        /// The concatenated data of the `IDAT` chunks.
+        var compressed: [UInt8] = []
+    }
+
+    /// A chunk type's four bytes as text, with bytes that are not letters escaped.
+    static func chunkName(_ bytes: ArraySlice<UInt8>) -> String {
+        var name = ""
+        for byte in bytes {
+            let isLetter = (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+            name += isLetter ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
+        }
+        return name
+    }
+
+    /// A big-endian 32-bit number at `offset`; the caller has checked the four bytes exist.
+    static func bigEndian(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
+            | UInt32(bytes[offset + 3])
+    }
+
+    /// Walks the chunks from the signature to `IEND`, checking CRCs, order and contents.
+    static func readChunks(_ bytes: [UInt8], maximumPixels: Int) throws(PNGError) -> Chunks {
+        guard bytes.count >= 8, bytes[0..<8].elementsEqual(signature) else { throw .badSignature }
+        var chunks: Chunks?
+        var position = 8
+        var sawPalette = false
+        var sawTransparency = false
+        // 0: no IDAT yet, 1: in the run of IDAT chunks, 2: the run has ended.
+        var imageDataState = 0
+
+        while true {
+            let remaining = bytes.count - position
+            guard remaining >= 8 else {
+                throw chunks == nil && remaining == 0 ? .missingIHDR : .unexpectedEnd
+            }
+            let length = bigEndian(bytes, at: position)
+            let typeBytes = bytes[(position + 4)..<(position + 8)]
+            let type = chunkName(typeBytes)
+            guard length <= 0x7fff_ffff else { throw .badChunkLength(chunk: type, length: length) }
+            let dataStart = position + 8
+            let dataEnd = dataStart + Int(length)
+            guard bytes.count - dataEnd >= 4 else { throw .truncatedChunk(chunk: type) }
+            let storedCRC = bigEndian(bytes, at: dataEnd)
+            guard CRC32.checksum(bytes[(position + 4)..<dataEnd]) == storedCRC else {
+                throw .badCRC(chunk: type)
+            }
+            position = dataEnd + 4
+            let data = bytes[dataStart..<dataEnd]
+
+            guard var current = chunks else {
+                guard type == "IHDR" else { throw .ihdrNotFirst(found: type) }
+                chunks = Chunks(header: try PNGHeader(chunk: data, maximumPixels: maximumPixels))
+                continue
+            }
+            // Take the value out so appending to its arrays does not copy them.
+            chunks = nil
+            if type != "IDAT" && imageDataState == 1 { imageDataState = 2 }
+            let colorType = current.header.colorType
+            switch type {
+            case "IHDR":
+                throw .duplicateChunk(type)
+            case "PLTE":
+                guard !sawPalette else { throw .duplicateChunk(type) }
+                guard imageDataState == 0, !sawTransparency else { throw .chunkOutOfOrder(type) }
+                guard data.count % 3 == 0, data.count >= 3, data.count <= 768 else {
+                    throw .badPaletteLength(data.count)
+                }
+                sawPalette = true
+                current.paletteCount = data.count / 3
+                for entry in 0..<current.paletteCount {
+                    let source = data.startIndex + entry * 3
+                    current.palette[entry * 4] = data[source]
+                    current.palette[entry * 4 + 1] = data[source + 1]
+                    current.palette[entry * 4 + 2] = data[source + 2]
+                    current.palette[entry * 4 + 3] = 255
+                }
+            case "tRNS":
+                guard !sawTransparency else { throw .duplicateChunk(type) }
+                guard imageDataState == 0 else { throw .chunkOutOfOrder(type) }
+                sawTransparency = true
+                switch colorType {
+                case 3:
+                    guard sawPalette else { throw .chunkOutOfOrder(type) }
+                    guard data.count <= current.paletteCount else { throw .badTransparencyLength(data.count) }
+                    for (entry, alpha) in data.enumerated() {
+                        current.palette[entry * 4 + 3] = alpha
+                    }
+                case 0:
+                    guard data.count == 2 else { throw .badTransparencyLength(data.count) }
+                    current.key.red = Int(bigEndian16(data, at: 0))
+                case 2:
+                    guard data.count == 6 else { throw .badTransparencyLength(data.count) }
+                    current.key = (
+                        Int(bigEndian16(data, at: 0)), Int(bigEndian16(data, at: 2)),
+                        Int(bigEndian16(data, at: 4))
+                    )
+                default:
+                    // Colour types 4 and 6 carry alpha already; a tRNS chunk there is ignored.
+                    break
+                }
+            case "IDAT":
+                guard imageDataState != 2 else { throw .idatNotConsecutive }
+                guard colorType != 3 || sawPalette else { throw .missingPalette }
+                imageDataState = 1
+                current.compressed.append(contentsOf: data)
+            case "IEND":
+                guard imageDataState != 0 else { throw .missingIDAT }
+                return current
+            default:
+                // Bit 5 of the first byte clear (an upper-case letter) marks a critical chunk.
+                if typeBytes[typeBytes.startIndex] & 0x20 == 0 || type.count != 4 {
+                    throw .unknownCriticalChunk(type)
+                }
+            }
+            chunks = current
+        }
+    }
+
+    /// A big-endian 16-bit number at `offset` into a slice; the caller has checked the bytes exist.
+    static func bigEndian16(_ data: ArraySlice<UInt8>, at offset: Int) -> UInt16 {
+        UInt16(data[data.startIndex + offset]) << 8 | UInt16(data[data.startIndex + offset + 1])
+    }
+
+    /// Unfilters every pass of the inflated data and expands its pixels into `rgba`.
+    ///
+    /// Returns the error for a bad filter type or palette index, or nil.
+    static func reconstruct(_ filtered: inout [UInt8], into rgba: inout [UInt8], chunks: Chunks) -> PNGError?
+    {
+        let header = chunks.header
+        let zeroRow = [UInt8](repeating: 0, count: header.rowBytes(pixels: header.width))
+        return filtered.withUnsafeMutableBufferPointer { filteredBuffer -> PNGError? in
+            rgba.withUnsafeMutableBufferPointer { rgbaBuffer -> PNGError? in
+                chunks.palette.withUnsafeBufferPointer { paletteBuffer -> PNGError? in
+                    zeroRow.withUnsafeBufferPointer { zeroBuffer -> PNGError? in
+                        guard let data = filteredBuffer.baseAddress, let out = rgbaBuffer.baseAddress,
+                            let palette = paletteBuffer.baseAddress, let zeros = zeroBuffer.baseAddress
+                        else { return nil }
+                        let expander = PNGPixelExpander(
+                            header: header, palette: palette, paletteCount: chunks.paletteCount,
+                            keyRed: chunks.key.red, keyGreen: chunks.key.green, keyBlue: chunks.key.blue)
+                        var passStart = data
+                        for pass in header.passes {
+                            let rowBytes = header.rowBytes(pixels: pass.width)
+                            if let failure = PNGRowFilter.unfilter(
+                                passStart, rows: pass.height, rowBytes: rowBytes, stride: header.filterStride,
+                                zeroRow: zeros)
+                            {
+                                return failure
+                            }
+                            var row = 0
+                            while row < pass.height {
+                                let y = pass.yStart + row * pass.yStep
+                                let firstPixel = out + (y * header.width + pass.xStart) * 4
+                                if let failure = expander.expand(
+                                    row: passStart + row * (rowBytes + 1) + 1, pixels: pass.width,
+                                    into: firstPixel, outStride: pass.xStep * 4)
+                                {
+                                    return failure
+                                }
+                                row += 1
+                            }
+                            passStart += pass.height * (rowBytes + 1)
+                        }
+                        return nil
+                    }
+                }
+            }
+        }
+    }
+}
