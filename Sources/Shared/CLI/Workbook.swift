@@ -36,13 +36,14 @@ public enum Workbook {
 
     /// Plays a step on the scenario the options name, without printing anything.
     public static func run(
-        step: String, options: RunOptions, makeApp: @escaping (RunOptions) -> TableViewController
+        step: String, options: RunOptions, keepTrace: Bool = false,
+        makeApp: @escaping (RunOptions) -> TableViewController
     ) throws -> RunResult {
         let scenario = try ScenarioParser.load(options.scenario)
         let seed = options.seed ?? scenario.seed ?? defaultSeed
         let movies = try loadMovies(rows: scenario.rows)
         var phoneOptions = PhoneOptions()
-        phoneOptions.keepsTrace = options.tracePath != nil || options.timelinePath != nil
+        phoneOptions.keepsTrace = keepTrace || options.tracePath != nil || options.timelinePath != nil
         if let directory = options.cacheDirectory {
             phoneOptions.diskRoot = try writableDirectory(directory, option: "--cache-dir")
         }

@@ -127,8 +127,8 @@ public final class Phone {
         }
         startApp()
         scheduler.run(until: timeline.endTime)
-        // Let the app settle: finish what it started, up to two virtual minutes.
-        let settleLimit = timeline.endTime + 120_000_000
+        // Let the app settle: finish what it started, up to ten virtual minutes.
+        let settleLimit = timeline.endTime + 600_000_000
         while scheduler.now < settleLimit && !isQuiet {
             scheduler.run(until: min(settleLimit, scheduler.now + 100_000))
         }
@@ -353,7 +353,8 @@ public final class Phone {
                 controller.scrollViewDidEndDragging(table, willDecelerate: gesture.decelerates)
                 if !gesture.decelerates {
                     finishGesture(at: now)
-                    continue
+                    offset = table.contentOffset
+                    break
                 }
             }
             if now < gesture.end {
@@ -366,6 +367,9 @@ public final class Phone {
             controller.scrollViewDidEndDecelerating(table)
             finishGesture(at: now)
             offset = table.contentOffset
+            // A finger that lands at the very moment a gesture ends is seen at the next frame, as touches
+            // are: the table is still for at least one frame, and work the stop started gets going.
+            break
         }
         table.layout(offset: offset)
     }

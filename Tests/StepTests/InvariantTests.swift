@@ -1,0 +1,55 @@
+import Foundation
+import Shared
+import Testing
+
+/// What every step must get right, whatever its strategy.
+@Suite("Invariants of every step")
+struct InvariantTests {
+    @Test("No step ever shows a row another row's poster", arguments: Step.allCases, Scenarios.all)
+    func noWrongImages(step: Step, scenario: String) throws {
+        let run = try SharedRuns.shared.result(step, scenario)
+        #expect(run.metric("wrong_image_events") == 0)
+        #expect(run.events("cell_image").count > 0)
+    }
+
+    @Test("Step 4 never runs completion work for a cancelled load", arguments: Scenarios.all)
+    func stepFourHasNoLateCompletions(scenario: String) throws {
+        let run = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
+        #expect(run.metric("late_completions") == 0)
+    }
+
+    @Test("Every step ends on the same pictures", arguments: Scenarios.faultless)
+    func sameFinalScreen(scenario: String) throws {
+        let reference = try SharedRuns.shared.result(.naive, scenario)
+        #expect(!reference.finalScreen.rows.isEmpty)
+        #expect(reference.finalScreen.rows.contains { $0.shows == "image" })
+        for step in [Step.background, .idleOnly, .cacheAndPrefetch] {
+            let run = try SharedRuns.shared.result(step, scenario)
+            #expect(run.finalHashes == reference.finalHashes, "\(step) ends differently from step 1")
+        }
+    }
+
+    @Test("Every step's final screen shows every row's final content", arguments: Step.allCases)
+    func finalScreenIsSettled(step: Step) throws {
+        let run = try SharedRuns.shared.result(step, "course")
+        #expect(run.finalScreen.rows.allSatisfy { $0.shows != "placeholder" })
+    }
+
+    @Test("Two runs of a step give byte-identical reports and traces", arguments: Step.allCases)
+    func runsAreDeterministic(step: Step) throws {
+        let first = try step.run("course")
+        let second = try step.run("course")
+        #expect(TextReport.render(first) == TextReport.render(second))
+        #expect(JSONReport.render(first) == JSONReport.render(second))
+        #expect(first.trace.map(\.jsonLine) == second.trace.map(\.jsonLine))
+        #expect(first.trace.count > 100)
+    }
+
+    @Test("A different seed changes the network's timing")
+    func seedChangesJitter() throws {
+        let seven = try Step.cacheAndPrefetch.run("reading", seed: 7)
+        let eight = try Step.cacheAndPrefetch.run("reading", seed: 8)
+        let times = { (run: RunResult) in run.events("request_end").map(\.time) }
+        #expect(times(seven) != times(eight))
+    }
+}

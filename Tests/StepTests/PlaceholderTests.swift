@@ -1,9 +1,0 @@
-import Testing
-
-@Suite("Steps")
-struct PlaceholderTests {
-    @Test("The step targets build")
-    func stepsBuild() {
-        #expect(Bool(true))
-    }
-}

@@ -1,0 +1,176 @@
+import Foundation
+import Shared
+import Testing
+
+/// Each step's improvement over the previous one, measured on several built-in scenarios.
+@Suite("The progression from step to step")
+struct ProgressionTests {
+    @Test(
+        "Step 1 stutters: its hitch time ratio is in Apple's worst band",
+        arguments: ["course", "long-fling", "reading"])
+    func stepOneStutters(scenario: String) throws {
+        let run = try SharedRuns.shared.result(.naive, scenario)
+        #expect(run.metric("hitch_time_ratio_ms_per_s") > 50)
+        #expect(run.metric("hitches") > 0)
+        #expect(HitchBand(ratio: run.metric("hitch_time_ratio_ms_per_s")) == .immediateAttention)
+    }
+
+    @Test(
+        "Steps 2 to 4 scroll smoothly on every built-in scenario",
+        arguments: [Step.background, .idleOnly, .cacheAndPrefetch], Scenarios.all)
+    func laterStepsAreSmooth(step: Step, scenario: String) throws {
+        let run = try SharedRuns.shared.result(step, scenario)
+        #expect(run.metric("hitch_time_ratio_ms_per_s") <= 5)
+    }
+
+    @Test(
+        "Step 2 takes at least ninety per cent of the work off the main thread",
+        arguments: ["course", "long-fling", "reading"])
+    func stepTwoFreesTheMainThread(scenario: String) throws {
+        let naive = try SharedRuns.shared.result(.naive, scenario)
+        let background = try SharedRuns.shared.result(.background, scenario)
+        #expect(background.metric("main_thread_busy_ms") * 10 <= naive.metric("main_thread_busy_ms"))
+    }
+
+    @Test("Step 3 fetches less and fills stops sooner than step 2 after flings", arguments: Scenarios.flings)
+    func stepThreeBeatsStepTwoOnFlings(scenario: String) throws {
+        let background = try SharedRuns.shared.result(.background, scenario)
+        let idleOnly = try SharedRuns.shared.result(.idleOnly, scenario)
+        #expect(idleOnly.metric("requests_started") < background.metric("requests_started"))
+        #expect(idleOnly.metric("bytes_downloaded") < background.metric("bytes_downloaded"))
+        #expect(idleOnly.metric("time_to_visible_ms_p95") < background.metric("time_to_visible_ms_p95"))
+        #expect(idleOnly.metric("operations_cancelled") > 0)
+    }
+
+    @Test("Step 3 starts no request while the table is dragging or decelerating", arguments: Scenarios.all)
+    func stepThreeStartsNothingWhileScrolling(scenario: String) throws {
+        let run = try SharedRuns.shared.result(.idleOnly, scenario)
+        var state = "\"idle\""
+        var requestsWhileScrolling: [Int64] = []
+        var requests = 0
+        for event in run.trace {
+            if event.name == "scroll_state" { state = event.field("state") ?? state }
+            if event.name == "relaunch" { state = "\"idle\"" }
+            if event.name == "request_start" {
+                requests += 1
+                if state != "\"idle\"" { requestsWhileScrolling.append(event.time) }
+            }
+        }
+        #expect(requests > 0)
+        #expect(run.events("scroll_state").count > 0)
+        #expect(
+            requestsWhileScrolling.isEmpty, "requests started while scrolling at \(requestsWhileScrolling)")
+    }
+
+    @Test("Step 2, unlike step 3, starts requests while the table scrolls")
+    func stepTwoStartsRequestsWhileScrolling() throws {
+        let run = try SharedRuns.shared.result(.background, "course")
+        var state = "\"idle\""
+        var requestsWhileScrolling = 0
+        for event in run.trace {
+            if event.name == "scroll_state" { state = event.field("state") ?? state }
+            if event.name == "request_start", state != "\"idle\"" { requestsWhileScrolling += 1 }
+        }
+        #expect(requestsWhileScrolling > 0)
+    }
+
+    @Test("Step 4 never downloads a URL twice in one launch", arguments: Scenarios.all)
+    func stepFourHasNoDuplicateDownloads(scenario: String) throws {
+        let run = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
+        #expect(run.metric("duplicate_downloads") == 0)
+        // Checked from the trace too: no URL completes twice between relaunches.
+        var completed: Set<String> = []
+        var repeats: [String] = []
+        for event in run.trace {
+            if event.name == "relaunch" { completed = [] }
+            if event.name == "request_end", event.field("status") == "200", let url = event.field("url") {
+                if !completed.insert(url).inserted { repeats.append(url) }
+            }
+        }
+        #expect(repeats.isEmpty)
+    }
+
+    @Test("Step 1 downloads a row again every time it comes back on screen")
+    func stepOneDownloadsAgain() throws {
+        let run = try SharedRuns.shared.result(.naive, "course")
+        #expect(run.metric("duplicate_downloads") > 0)
+    }
+
+    @Test("After a relaunch, step 4 shows rows seen before from disk, with no request")
+    func stepFourRelaunchesFromDisk() throws {
+        let run = try SharedRuns.shared.result(.cacheAndPrefetch, "relaunch")
+        #expect(run.metric("disk_cache_hits") > 0)
+        var beforeRelaunch: Set<String> = []
+        var afterRelaunchRequests: [String] = []
+        var relaunched = false
+        for event in run.trace {
+            if event.name == "relaunch" { relaunched = true }
+            if event.name == "request_end", event.field("status") == "200", let url = event.field("url"),
+                !relaunched
+            {
+                beforeRelaunch.insert(url)
+            }
+            if event.name == "request_start", relaunched, let url = event.field("url"),
+                beforeRelaunch.contains(url)
+            {
+                afterRelaunchRequests.append(url)
+            }
+        }
+        #expect(relaunched)
+        #expect(!beforeRelaunch.isEmpty)
+        #expect(afterRelaunchRequests.isEmpty, "re-requested after relaunch: \(afterRelaunchRequests)")
+        // Step 3 has no disk cache: it downloads those rows again.
+        let idleOnly = try SharedRuns.shared.result(.idleOnly, "relaunch")
+        #expect(idleOnly.metric("requests_started") > run.metric("requests_started"))
+    }
+
+    @Test("Step 4 serves revisited rows from memory", arguments: ["course", "reading"])
+    func stepFourHitsMemory(scenario: String) throws {
+        let run = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
+        #expect(run.metric("memory_cache_hits") > 0)
+        let idleOnly = try SharedRuns.shared.result(.idleOnly, scenario)
+        #expect(idleOnly.metric("memory_cache_hits") == 0)
+    }
+
+    @Test("At reading pace, step 4's prefetch shows most stops' posters within one frame")
+    func stepFourPrefetchesAtReadingPace() throws {
+        let run = try SharedRuns.shared.result(.cacheAndPrefetch, "reading")
+        let oneFrame = 1000.0 / 60
+        #expect(run.metric("time_to_visible_ms_p50") <= oneFrame)
+        let idleOnly = try SharedRuns.shared.result(.idleOnly, "reading")
+        #expect(idleOnly.metric("time_to_visible_ms_p50") > oneFrame)
+    }
+
+    @Test("Step 4 downloads within twice the oracle everywhere", arguments: Scenarios.all)
+    func stepFourStaysNearTheOracle(scenario: String) throws {
+        let run = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
+        #expect(run.oracle.bytes > 0)
+        #expect(run.metric("bytes_downloaded") <= 2 * Double(run.oracle.bytes))
+    }
+
+    @Test("At reading pace step 4 downloads within 1.3 times the oracle, prefetch waste included")
+    func stepFourIsFrugalAtReadingPace() throws {
+        let run = try SharedRuns.shared.result(.cacheAndPrefetch, "reading")
+        #expect(run.metric("bytes_downloaded") <= 1.3 * Double(run.oracle.bytes))
+        // The rows prefetched past the last stop were never shown: their bytes are wasted.
+        #expect(run.metric("bytes_wasted") > 0)
+    }
+
+    @Test(
+        "Step 4's image memory stays bounded while step 3's grows with every row shown",
+        arguments: Scenarios.all)
+    func stepFourBoundsMemory(scenario: String) throws {
+        let run = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
+        // Step 4's memory cache holds 5,000,000 bytes; a screen shows at most nine 180×270 posters.
+        let screen = 9 * 180 * 270 * 4
+        #expect(run.metric("peak_image_memory_bytes") <= Double(5_000_000 + screen))
+    }
+
+    @Test("On a scenario that stops on more rows than the cache holds, step 3's memory outgrows step 4's")
+    func stepThreeMemoryGrows() throws {
+        let idleOnly = try SharedRuns.shared.result(.idleOnly, "long-fling")
+        let cached = try SharedRuns.shared.result(.cacheAndPrefetch, "long-fling")
+        #expect(idleOnly.metric("peak_image_memory_bytes") > 5_000_000 + 9 * 180 * 270 * 4)
+        #expect(idleOnly.metric("peak_image_memory_bytes") > cached.metric("peak_image_memory_bytes"))
+    }
+}
