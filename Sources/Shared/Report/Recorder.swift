@@ -77,17 +77,19 @@ final class Recorder {
     // MARK: Work
 
     /// A decode ran on a thread.
-    func decoded(url: String?, thread: String) {
+    func decoded(url: String?, thread: String, micros: Int64, succeeded: Bool) {
         guard isLive else { return }
         metrics.decodes += 1
-        event("decode", [.text("url", url), .text("thread", thread)])
+        event(
+            "decode",
+            [.text("url", url), .text("thread", thread), .milliseconds("ms", micros), .flag("ok", succeeded)])
     }
 
     /// A filter ran on a thread.
-    func filtered(url: String?, thread: String) {
+    func filtered(url: String?, thread: String, micros: Int64) {
         guard isLive else { return }
         metrics.filters += 1
-        event("filter", [.text("url", url), .text("thread", thread)])
+        event("filter", [.text("url", url), .text("thread", thread), .milliseconds("ms", micros)])
     }
 
     /// An operation was cancelled before it finished.
@@ -97,16 +99,26 @@ final class Recorder {
     }
 
     /// A disk write finished.
-    func diskWritten(path: String, bytes: Int) {
+    func diskWritten(path: String, bytes: Int, thread: String, micros: Int64) {
         guard isLive else { return }
         metrics.diskWrites += 1
-        event("disk_write", [.text("file", path), .number("bytes", bytes)])
+        event(
+            "disk_write",
+            [
+                .text("file", path), .number("bytes", bytes), .text("thread", thread),
+                .milliseconds("ms", micros),
+            ])
     }
 
-    /// A disk read finished (nil bytes: the file was missing).
-    func diskRead(path: String, bytes: Int?) {
+    /// A disk read began (nil bytes: the file was missing).
+    func diskRead(path: String, bytes: Int?, thread: String, micros: Int64) {
         guard isLive else { return }
-        event("disk_read", [.text("file", path), .number("bytes", bytes ?? 0)])
+        event(
+            "disk_read",
+            [
+                .text("file", path), .number("bytes", bytes ?? 0), .text("thread", thread),
+                .milliseconds("ms", micros),
+            ])
     }
 
     /// The app served a picture from its memory cache.
@@ -129,10 +141,31 @@ final class Recorder {
 
     // MARK: Main thread and screen
 
-    /// The main thread worked for a span.
-    func mainThreadBusy(_ micros: Int64) {
+    /// The main thread worked for a span that began `micros` ago (`kind`: launch, frame or block).
+    func mainThreadBusy(_ micros: Int64, kind: String) {
         metrics.mainThreadBusyMicroseconds += micros
         metrics.longestMainThreadStallMicroseconds = max(metrics.longestMainThreadStallMicroseconds, micros)
+        if micros > 0 {
+            event("main_busy", [.text("kind", kind), .number("start_us", Int(scheduler.now - micros))])
+        }
+    }
+
+    /// A request's answer began to arrive (or failed) after its latency.
+    func responseStarted(url: String, status: Int, bodyBytes: Int) {
+        event(
+            "request_response", [.text("url", url), .number("status", status), .number("bytes", bodyBytes)])
+    }
+
+    /// An operation began running on a worker thread.
+    func operationStarted(_ name: String, thread: String) {
+        event("operation_start", [.text("operation", name), .text("thread", thread)])
+    }
+
+    /// An operation finished on a worker thread.
+    func operationFinished(_ name: String, thread: String, cancelled: Bool) {
+        event(
+            "operation_end",
+            [.text("operation", name), .text("thread", thread), .flag("cancelled", cancelled)])
     }
 
     /// A scrolling frame was presented late by `micros`.

@@ -31,6 +31,11 @@ public struct TraceField: Sendable, Equatable {
         TraceField(key: key, json: String(value))
     }
 
+    /// A true/false field.
+    public static func flag(_ key: String, _ value: Bool) -> TraceField {
+        TraceField(key: key, json: value ? "true" : "false")
+    }
+
     /// A milliseconds field with one decimal, from microseconds.
     public static func milliseconds(_ key: String, _ micros: Int64) -> TraceField {
         TraceField(key: key, json: MetricValue.milliseconds(micros).formatted)

@@ -158,7 +158,11 @@ public final class OperationQueue {
                     continue
                 }
                 thread.runningOperation = operation
+                let name = operation.name ?? String(describing: type(of: operation))
+                queue.phone.recorder.operationStarted(name, thread: thread.name)
                 operation.start()
+                queue.phone.recorder.operationFinished(
+                    name, thread: thread.name, cancelled: operation.isCancelled)
                 thread.runningOperation = nil
                 assigned = nil
                 queue.operationFinished(operation)

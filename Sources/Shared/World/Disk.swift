@@ -28,8 +28,11 @@ public final class Disk {
     /// Reads a whole file, blocking the calling simulated thread for the read's cost; nil if it is missing.
     public func contents(of url: URL) -> Data? {
         let data = FileManager.default.contents(atPath: url.path)
-        SimulatedThread.current?.sleep(for: costs.diskRead(bytes: data?.count ?? 0))
-        phone.recorder.diskRead(path: url.lastPathComponent, bytes: data?.count)
+        let cost = costs.diskRead(bytes: data?.count ?? 0)
+        let thread = SimulatedThread.current
+        phone.recorder.diskRead(
+            path: url.lastPathComponent, bytes: data?.count, thread: thread?.name ?? "?", micros: cost)
+        thread?.sleep(for: cost)
         return data
     }
 
@@ -37,13 +40,16 @@ public final class Disk {
     /// renames it, so a reader never sees half a file. Returns whether the write succeeded.
     @discardableResult
     public func write(_ data: Data, to url: URL, atomically: Bool) -> Bool {
-        SimulatedThread.current?.sleep(for: costs.diskWrite(bytes: data.count))
+        let cost = costs.diskWrite(bytes: data.count)
+        let thread = SimulatedThread.current
+        thread?.sleep(for: cost)
         do {
             try data.write(to: url, options: atomically ? [.atomic] : [])
         } catch {
             return false
         }
-        phone.recorder.diskWritten(path: url.lastPathComponent, bytes: data.count)
+        phone.recorder.diskWritten(
+            path: url.lastPathComponent, bytes: data.count, thread: thread?.name ?? "?", micros: cost)
         return true
     }
 

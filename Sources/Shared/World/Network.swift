@@ -182,6 +182,7 @@ public final class Network {
         if transfer.failure == nil { bodySize = transfer.body.count }
         transfer.size = bodySize
         transfer.remaining = Double(bodySize)
+        phone.recorder.responseStarted(url: transfer.urlString, status: response.status, bodyBytes: bodySize)
         transfer.phase = .body
         updateLink()
         flowing.append(transfer)

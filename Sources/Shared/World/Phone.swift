@@ -254,7 +254,7 @@ public final class Phone {
         let controller = makeApp()
         app = controller
         controller.viewDidLoad()
-        recorder.mainThreadBusy(scheduler.now - launchStart)
+        recorder.mainThreadBusy(scheduler.now - launchStart, kind: "launch")
         while !thread.isInterrupted {
             if !mainBlocks.isEmpty {
                 runMainBlock()
@@ -298,7 +298,7 @@ public final class Phone {
         currentBlockOrigin = nil
         guard SimulatedThread.current?.isKilled != true else { return }
         commit()
-        recorder.mainThreadBusy(scheduler.now - start)
+        recorder.mainThreadBusy(scheduler.now - start, kind: "block")
     }
 
     private func runFrame() {
@@ -311,7 +311,7 @@ public final class Phone {
         guard SimulatedThread.current?.isKilled != true else { return }
         commit()
         let end = scheduler.now
-        recorder.mainThreadBusy(end - start)
+        recorder.mainThreadBusy(end - start, kind: "frame")
         let expected = vsync.add(intended, frames: 1)
         let presented = max(vsync.atOrAfter(end), expected)
         if scrollingAtStart || table.isDragging || table.isDecelerating, presented > expected {
@@ -494,12 +494,11 @@ public final class Phone {
         let thread = SimulatedThread.current
         let bitmap = PosterMemo.shared.decode(data)
         let source = PosterStamp.source(of: [UInt8](data.prefix(4096)))
-        recorder.decoded(url: source, thread: thread?.name ?? "?")
-        guard let bitmap else {
-            thread?.sleep(for: costs.failedDecode(bytes: data.count))
-            return nil
-        }
-        thread?.sleep(for: costs.decode(pixels: bitmap.width * bitmap.height))
+        let cost =
+            bitmap.map { costs.decode(pixels: $0.width * $0.height) } ?? costs.failedDecode(bytes: data.count)
+        recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
+        thread?.sleep(for: cost)
+        guard let bitmap else { return nil }
         var download: Int?
         if var waiting = deliveries[data], !waiting.isEmpty {
             download = waiting.removeFirst()
@@ -511,9 +510,10 @@ public final class Phone {
     /// Filters a bitmap on the calling thread, charging the cost.
     func filter(_ bitmap: Bitmap, intensity: Double, sourceURL: String?) -> Bitmap {
         let thread = SimulatedThread.current
-        recorder.filtered(url: sourceURL, thread: thread?.name ?? "?")
+        let cost = costs.filter(pixels: bitmap.width * bitmap.height)
+        recorder.filtered(url: sourceURL, thread: thread?.name ?? "?", micros: cost)
         let filtered = PosterMemo.shared.sepia(bitmap, intensity: intensity)
-        thread?.sleep(for: costs.filter(pixels: bitmap.width * bitmap.height))
+        thread?.sleep(for: cost)
         return filtered
     }
 }
