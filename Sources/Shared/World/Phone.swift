@@ -29,6 +29,7 @@ public final class Phone {
     let memory = MemoryTracker()
     private let timeline: GestureTimeline
     private let makeApp: () -> TableViewController
+    private let keepsStopSnapshots: Bool
     private let vsync: Int64Fraction
 
     // The app of the current launch.
@@ -60,8 +61,9 @@ public final class Phone {
 
     private init(
         scenario: Scenario, seed: UInt64, movies: [Movie], costs: CostModel, keepsTrace: Bool,
-        makeApp: @escaping () -> TableViewController
+        keepsStopSnapshots: Bool, makeApp: @escaping () -> TableViewController
     ) {
+        self.keepsStopSnapshots = keepsStopSnapshots
         self.scenario = scenario
         self.seed = seed
         self.movies = movies
@@ -87,8 +89,7 @@ public final class Phone {
     ) throws -> RunResult {
         let phone = Phone(
             scenario: scenario, seed: seed, movies: movies, costs: options.costs,
-            keepsTrace: options.keepsTrace,
-            makeApp: makeApp)
+            keepsTrace: options.keepsTrace, keepsStopSnapshots: options.keepsStopSnapshots, makeApp: makeApp)
         let temporaryRoot: URL?
         let root: URL
         if let diskRoot = options.diskRoot {
@@ -437,7 +438,9 @@ public final class Phone {
         if let stop = openStop, allFinal, !rows.isEmpty {
             recorder.stopFilled(after: now - stop)
             openStop = nil
-            stopSnapshots.append(snapshot(label: "stop at \(MetricValue.milliseconds(stop).formatted) ms"))
+            if keepsStopSnapshots {
+                stopSnapshots.append(snapshot(label: "stop at \(MetricValue.milliseconds(stop).formatted) ms"))
+            }
         }
     }
 

@@ -1,0 +1,99 @@
+import Foundation
+import Shared
+
+/// The generated blocks of `Walkthrough.md`: every number the course quotes lives in one, made from a
+/// real in-process run of the current code.
+///
+/// A block starts with a marker line and ends with `<!-- /workbook -->`:
+/// - `<!-- workbook: run Step2Background --scenario course -->` holds that command's text report.
+/// - `<!-- workbook: table course Step1Naive Step2Background : key key … -->` holds a Markdown table of
+///   those metrics on that scenario, a column per step (and the oracle where it applies).
+/// `WORKBOOK_RECORD=1 swift test --filter Walkthrough` rewrites every block from fresh runs.
+enum WalkthroughBlocks {
+    /// The path of `Walkthrough.md`, found from this source file.
+    static var documentPath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Walkthrough.md").path
+    }
+
+    /// The command that regenerates every block.
+    static let recordCommand = "WORKBOOK_RECORD=1 swift test --filter Walkthrough"
+
+    static let endMarker = "<!-- /workbook -->"
+
+    /// One generated block: its marker, the line range of its body, and its body now.
+    struct Block {
+        let directive: String
+        let bodyLines: Range<Int>
+        let body: String
+    }
+
+    /// The blocks of a document.
+    static func blocks(in lines: [String]) -> [Block] {
+        var found: [Block] = []
+        var index = 0
+        while index < lines.count {
+            let line = lines[index].trimmingCharacters(in: .whitespaces)
+            guard line.hasPrefix("<!-- workbook:"), line.hasSuffix("-->") else {
+                index += 1
+                continue
+            }
+            let directive = String(line.dropFirst("<!-- workbook:".count).dropLast(3)).trimmingCharacters(in: .whitespaces)
+            var end = index + 1
+            while end < lines.count, lines[end].trimmingCharacters(in: .whitespaces) != endMarker { end += 1 }
+            let body = lines[(index + 1)..<min(end, lines.count)].joined(separator: "\n")
+            found.append(Block(directive: directive, bodyLines: (index + 1)..<end, body: body))
+            index = end + 1
+        }
+        return found
+    }
+
+    /// The body a directive should have, from fresh runs.
+    static func generate(_ directive: String) throws -> String {
+        let words = directive.split(separator: " ").map(String.init)
+        guard let kind = words.first else { throw WorkbookError.badInput("empty walkthrough directive") }
+        switch kind {
+        case "run":
+            guard words.count >= 2, let step = Step(rawValue: words[1]) else {
+                throw WorkbookError.badInput("walkthrough: unknown step in “\(directive)”")
+            }
+            let options = try OptionsParser.parse(Array(words.dropFirst(2)))
+            let result = try Workbook.run(step: step.rawValue, options: options, makeApp: step.makeApp)
+            let text = options.json ? JSONReport.render(result) : TextReport.render(result)
+            return "```text\n$ swift run \(words.dropFirst().joined(separator: " "))\n" + text + "```"
+        case "table":
+            guard let colon = words.firstIndex(of: ":"), colon >= 3 else {
+                throw WorkbookError.badInput("walkthrough: expected “table SCENARIO STEP… : KEY…” in “\(directive)”")
+            }
+            let scenario = words[1]
+            let steps = try words[2..<colon].map { name in
+                guard let step = Step(rawValue: name) else { throw WorkbookError.badInput("walkthrough: unknown step \(name)") }
+                return step
+            }
+            let keys = Array(words[(colon + 1)...])
+            let results = try steps.map { try SharedRuns.shared.result($0, scenario) }
+            return table(results: results, keys: keys)
+        default:
+            throw WorkbookError.badInput("walkthrough: unknown directive “\(kind)”")
+        }
+    }
+
+    /// A Markdown table: a row per metric, a column per run, and the oracle where one applies.
+    static func table(results: [RunResult], keys: [String]) -> String {
+        var lines = ["| metric | " + results.map(\.step).joined(separator: " | ") + " | oracle |"]
+        lines.append("|---|" + results.map { _ in "---:|" }.joined() + "---:|")
+        for key in keys {
+            let values = results.map { result in
+                result.metrics.entries.first { $0.key == key }?.value.formatted ?? "?"
+            }
+            let oracle: String
+            switch key {
+            case "requests_started": oracle = String(results.first?.oracle.requests ?? 0)
+            case "bytes_downloaded": oracle = String(results.first?.oracle.bytes ?? 0)
+            default: oracle = ""
+            }
+            lines.append("| `\(key)` | " + values.joined(separator: " | ") + " | \(oracle) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

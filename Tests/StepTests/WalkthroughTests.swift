@@ -1,0 +1,51 @@
+import Foundation
+import Shared
+import Testing
+
+/// The course quotes only numbers that the current code produces.
+@Suite("The walkthrough's quoted output")
+struct WalkthroughTests {
+    @Test("Every generated block of Walkthrough.md matches a fresh run")
+    func blocksMatchFreshRuns() throws {
+        let path = WalkthroughBlocks.documentPath
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var lines = text.components(separatedBy: "\n")
+        let blocks = WalkthroughBlocks.blocks(in: lines)
+        #expect(blocks.count >= 4, "Walkthrough.md should quote its runs in generated blocks")
+        let recording = ProcessInfo.processInfo.environment["WORKBOOK_RECORD"] == "1"
+        for block in blocks.reversed() {
+            let fresh = try WalkthroughBlocks.generate(block.directive)
+            if recording {
+                lines.replaceSubrange(block.bodyLines, with: fresh.components(separatedBy: "\n"))
+            } else {
+                #expect(
+                    block.body == fresh,
+                    "Walkthrough.md is stale at “\(block.directive)”: run `\(WalkthroughBlocks.recordCommand)`")
+            }
+        }
+        if recording {
+            try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        }
+    }
+
+    @Test("Every step command the walkthrough shows parses and names a real scenario")
+    func commandsRunAsWritten() throws {
+        let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
+        var commands = 0
+        for line in text.components(separatedBy: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("swift run Step") else { continue }
+            let stops: Set<String> = ["|", ">", "&&", "2>"]
+            let allWords: [String] = trimmed.split(separator: " ").map(String.init)
+            let words: [String] = Array(allWords.prefix { !stops.contains($0) })
+            guard words.count >= 3, Step(rawValue: words[2]) != nil else {
+                Issue.record("unknown step in “\(trimmed)”")
+                continue
+            }
+            let options = try OptionsParser.parse(Array(words.dropFirst(3)))
+            _ = try ScenarioParser.load(options.scenario)
+            commands += 1
+        }
+        #expect(commands >= 8)
+    }
+}
