@@ -4,6 +4,8 @@ import Shared
 final class ImageLoad {
     let url: URL
     let indexPath: IndexPath
+    /// The cell waiting for the poster (nil for a prefetch).
+    weak var cell: MovieCell?
     /// Whether this load only warms the cache for a row not yet on screen.
     let isPrefetch: Bool
     private(set) var isCancelled = false

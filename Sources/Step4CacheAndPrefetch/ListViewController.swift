@@ -88,6 +88,7 @@ final class ListViewController: TableViewController {
         let load = ImageLoad(url: url, indexPath: indexPath, isPrefetch: cell == nil) { [unowned self] load in
             self.loadCancelled(load)
         }
+        load.cell = cell
         cell?.imageLoad = load
         loadsInProgress[url, default: []].append(load)
         if let downloader = movieOperations.downloadsInProgress[url] {
@@ -150,9 +151,8 @@ final class ListViewController: TableViewController {
             failedURLs.insert(url)
         }
         for load in loadsInProgress.removeValue(forKey: url) ?? [] {
-            // The guard: draw only into a cell that still waits for this very load.
-            guard let cell = tableView.cellForRow(at: load.indexPath) as? MovieCell, cell.imageLoad === load
-            else {
+            // The guard: draw only into a cell that still waits for this very load, not one reused since.
+            guard let cell = load.cell, cell.imageLoad === load else {
                 continue
             }
             cell.imageLoad = nil

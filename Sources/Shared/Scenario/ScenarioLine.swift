@@ -39,6 +39,11 @@ struct ScenarioLine {
         isAtEnd ? "end of line" : ScenarioLine.quote(tokens[position...].joined(separator: " "))
     }
 
+    /// The next token without reading it, if any.
+    func peek() -> String? {
+        isAtEnd ? nil : tokens[position]
+    }
+
     /// Reads the next token, if any.
     mutating func next() -> String? {
         guard !isAtEnd else { return nil }

@@ -262,12 +262,21 @@ struct ScenarioReader {
         scenario.actions.append(.wait(microseconds: microseconds))
     }
 
-    /// `drag to row N over DURATION`.
+    /// `drag to row N over DURATION`, or `drag to row N then row M … over DURATION` without lifting.
     private mutating func readDrag(_ line: inout ScenarioLine) throws(ScenarioError) {
-        let row = try readTargetRow(&line)
-        try line.expect("over", phrase: "“over <duration>”")
+        var rows = [try readTargetRow(&line)]
+        while line.peek() == "then" {
+            _ = line.next()
+            try line.expect("row", phrase: "“row <row>” after “then”")
+            rows.append(try readRowNumber(&line))
+        }
+        try line.expect("over", phrase: rows.count == 1 ? "“over <duration>” or “then row <row>”" : "“over <duration>”")
         let microseconds = try positionalDuration(&line, subject: "a drag")
-        scenario.actions.append(.drag(toRow: row, microseconds: microseconds))
+        if rows.count == 1 {
+            scenario.actions.append(.drag(toRow: rows[0], microseconds: microseconds))
+        } else {
+            scenario.actions.append(.dragThrough(rows: rows, microseconds: microseconds))
+        }
     }
 
     /// `fling to row N`.
@@ -280,6 +289,11 @@ struct ScenarioReader {
     private mutating func readTargetRow(_ line: inout ScenarioLine) throws(ScenarioError) -> Int {
         try line.expect("to", phrase: "“to row <row>”")
         try line.expect("row", phrase: "“row <row>”")
+        return try readRowNumber(&line)
+    }
+
+    /// A row number, checked against `rows` at the end of the file.
+    private mutating func readRowNumber(_ line: inout ScenarioLine) throws(ScenarioError) -> Int {
         let what = "a row number from 0 to \(ScenarioReader.maximumRows - 1)"
         guard let token = line.next() else { throw line.expected(what) }
         guard let row = ScenarioValue.wholeInt(Substring(token)), row < ScenarioReader.maximumRows else {

@@ -17,6 +17,8 @@ struct GestureTimeline {
         let restOffset: Double
         /// Release velocity in points per millisecond (0 for a drag).
         let velocity: Double
+        /// Offsets the finger passes through before `releaseOffset`, for a drag that changes direction.
+        var waypoints: [Double] = []
 
         /// Whether the scroll view coasts after release.
         var decelerates: Bool { end > release }
@@ -25,8 +27,13 @@ struct GestureTimeline {
         func offset(at time: Int64) -> Double {
             if time <= start { return fromOffset }
             if time < release {
-                let progress = Double(time - start) / Double(release - start)
-                return fromOffset + (releaseOffset - fromOffset) * progress
+                // Equal time on each leg of the path from, waypoints…, release.
+                let path = [fromOffset] + waypoints + [releaseOffset]
+                let legs = Double(path.count - 1)
+                let progress = Double(time - start) / Double(release - start) * legs
+                let leg = min(path.count - 2, Int(progress.rounded(.down)))
+                let within = progress - Double(leg)
+                return path[leg] + (path[leg + 1] - path[leg]) * within
             }
             if time >= end { return restOffset }
             let milliseconds = Double(time - release) / 1000
@@ -69,6 +76,16 @@ struct GestureTimeline {
                         releaseOffset: destination, restOffset: destination, velocity: 0))
                 time += micros
                 offset = destination
+                restOffsets.append(offset)
+            case .dragThrough(let rows, let micros):
+                let destinations = rows.map(target)
+                var gesture = Gesture(
+                    start: time, release: time + micros, end: time + micros, fromOffset: offset,
+                    releaseOffset: destinations.last ?? offset, restOffset: destinations.last ?? offset, velocity: 0)
+                gesture.waypoints = Array(destinations.dropLast())
+                gestures.append(gesture)
+                time += micros
+                offset = gesture.restOffset
                 restOffsets.append(offset)
             case .fling(let row):
                 let destination = target(row)
