@@ -266,9 +266,10 @@ public final class Phone {
                     framesRunning = true
                     nextFrameDue = vsync.atOrAfter(scheduler.now)
                 }
-                let due = vsync.atOrAfter(max(scheduler.now, nextFrameDue))
-                if scheduler.now < due {
-                    armFrameTimer(at: due)
+                // A frame that is overdue (main-queue work held the main thread past its vsync) starts
+                // as soon as the main thread is free, as a display link that fired meanwhile does.
+                if scheduler.now < nextFrameDue {
+                    armFrameTimer(at: nextFrameDue)
                     thread.park()
                     continue
                 }
