@@ -96,4 +96,36 @@ enum WalkthroughBlocks {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// Every `swift run Step…` command in the text: in code spans (even wrapped over lines) and code blocks.
+    static func stepCommands(in text: String) -> [String] {
+        var commands: [String] = []
+        var inFence = false
+        var span: String?
+        for line in text.components(separatedBy: "\n") {
+            if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+                inFence.toggle()
+                continue
+            }
+            if inFence {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("swift run Step") { commands.append(trimmed) }
+                continue
+            }
+            for character in line + " " {
+                if character == "`" {
+                    if let finished = span {
+                        let collapsed = finished.split(whereSeparator: { $0 == " " }).joined(separator: " ")
+                        if collapsed.hasPrefix("swift run Step") { commands.append(collapsed) }
+                        span = nil
+                    } else {
+                        span = ""
+                    }
+                } else if span != nil {
+                    span!.append(character)
+                }
+            }
+        }
+        return commands
+    }
 }

@@ -32,20 +32,19 @@ struct WalkthroughTests {
     func commandsRunAsWritten() throws {
         let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
         var commands = 0
-        for line in text.components(separatedBy: "\n") {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard trimmed.hasPrefix("swift run Step") else { continue }
-            let stops: Set<String> = ["|", ">", "&&", "2>"]
-            let allWords: [String] = trimmed.split(separator: " ").map(String.init)
-            let words: [String] = Array(allWords.prefix { !stops.contains($0) })
+        for command in WalkthroughBlocks.stepCommands(in: text) {
+            let words = command.split(separator: " ").map(String.init)
             guard words.count >= 3, Step(rawValue: words[2]) != nil else {
-                Issue.record("unknown step in “\(trimmed)”")
+                Issue.record("unknown step in “\(command)”")
                 continue
             }
             let options = try OptionsParser.parse(Array(words.dropFirst(3)))
-            _ = try ScenarioParser.load(options.scenario)
+            // A scenario file the student writes in an exercise does not exist yet; built-ins must.
+            if !options.scenario.hasSuffix(".scenario") {
+                _ = try ScenarioParser.load(options.scenario)
+            }
             commands += 1
         }
-        #expect(commands >= 8)
+        #expect(commands >= 12)
     }
 }
