@@ -437,7 +437,8 @@ public final class Phone {
         if let stop = openStop, allFinal, !rows.isEmpty {
             recorder.stopFilled(after: now - stop)
             openStop = nil
-            stopSnapshots.append(snapshot(label: "stop at \(MetricValue.milliseconds(stop).formatted) ms"))
+            stopSnapshots.append(
+                snapshot(label: "stop at \(MetricValue.milliseconds(stop).formatted) ms", stoppedAt: stop))
         }
     }
 
@@ -465,9 +466,9 @@ public final class Phone {
     }
 
     /// The visible rows as the user sees them now.
-    private func snapshot(label: String) -> ScreenSnapshot {
+    private func snapshot(label: String, stoppedAt: Int64? = nil) -> ScreenSnapshot {
         guard let table = app?.tableView else {
-            return ScreenSnapshot(label: label, time: scheduler.now, rows: [])
+            return ScreenSnapshot(label: label, time: scheduler.now, rows: [], stoppedAt: stoppedAt)
         }
         let rows = table.visibleCells.keys.sorted().compactMap { row -> ScreenRow? in
             guard let cell = table.visibleCells[row] else { return nil }
@@ -479,7 +480,7 @@ public final class Phone {
                 spinning: cell.accessoryView?.isAnimating ?? false,
                 bitmap: kind == .poster ? image?.bitmap : nil)
         }
-        return ScreenSnapshot(label: label, time: scheduler.now, rows: rows)
+        return ScreenSnapshot(label: label, time: scheduler.now, rows: rows, stoppedAt: stoppedAt)
     }
 
     // MARK: Image work
