@@ -9,27 +9,29 @@ enum Thumbnail {
             return Bitmap(width: width, height: height, filledWith: RGBA(red: 0, green: 0, blue: 0, alpha: 0))
         }
         var output = [UInt8](repeating: 0, count: width * height * 4)
-        for targetY in 0..<height {
-            let (top, bottom) = box(targetY, target: height, source: bitmap.height)
-            for targetX in 0..<width {
-                let (left, right) = box(targetX, target: width, source: bitmap.width)
-                var sums = (0, 0, 0, 0)
-                for sourceY in top..<bottom {
-                    var offset = (sourceY * bitmap.width + left) * 4
-                    for _ in left..<right {
-                        sums.0 += Int(bitmap.rgba[offset])
-                        sums.1 += Int(bitmap.rgba[offset + 1])
-                        sums.2 += Int(bitmap.rgba[offset + 2])
-                        sums.3 += Int(bitmap.rgba[offset + 3])
-                        offset += 4
+        bitmap.rgba.withUnsafeBufferPointer { source in
+            for targetY in 0..<height {
+                let (top, bottom) = box(targetY, target: height, source: bitmap.height)
+                for targetX in 0..<width {
+                    let (left, right) = box(targetX, target: width, source: bitmap.width)
+                    var sums = (0, 0, 0, 0)
+                    for sourceY in top..<bottom {
+                        var offset = (sourceY * bitmap.width + left) * 4
+                        for _ in left..<right {
+                            sums.0 &+= Int(source[offset])
+                            sums.1 &+= Int(source[offset + 1])
+                            sums.2 &+= Int(source[offset + 2])
+                            sums.3 &+= Int(source[offset + 3])
+                            offset &+= 4
+                        }
                     }
+                    let count = (bottom - top) * (right - left)
+                    let target = (targetY * width + targetX) * 4
+                    output[target] = UInt8((sums.0 + count / 2) / count)
+                    output[target + 1] = UInt8((sums.1 + count / 2) / count)
+                    output[target + 2] = UInt8((sums.2 + count / 2) / count)
+                    output[target + 3] = UInt8((sums.3 + count / 2) / count)
                 }
-                let count = (bottom - top) * (right - left)
-                let target = (targetY * width + targetX) * 4
-                output[target] = UInt8((sums.0 + count / 2) / count)
-                output[target + 1] = UInt8((sums.1 + count / 2) / count)
-                output[target + 2] = UInt8((sums.2 + count / 2) / count)
-                output[target + 3] = UInt8((sums.3 + count / 2) / count)
             }
         }
         return Bitmap(width: width, height: height, rgba: output)
