@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "Step2Background", targets: ["Step2Background"]),
         .executable(name: "Step3IdleOnly", targets: ["Step3IdleOnly"]),
         .executable(name: "Step4CacheAndPrefetch", targets: ["Step4CacheAndPrefetch"]),
+        .executable(name: "Compare", targets: ["Compare"]),
     ],
     targets: [
         .target(
@@ -22,6 +23,7 @@ let package = Package(
         .executableTarget(name: "Step2Background", dependencies: ["Shared"]),
         .executableTarget(name: "Step3IdleOnly", dependencies: ["Shared"]),
         .executableTarget(name: "Step4CacheAndPrefetch", dependencies: ["Shared"]),
+        .executableTarget(name: "Compare", dependencies: ["Shared"]),
         .testTarget(name: "SharedTests", dependencies: ["Shared"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "StepTests",

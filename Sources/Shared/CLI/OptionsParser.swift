@@ -44,14 +44,16 @@ public enum OptionsParser {
             help: "serve the PNG files in DIR instead of generated posters"),
         Option(
             name: "--timeline", kind: .value(placeholder: "FILE"),
-            help: "write a frame-by-frame timeline of the main thread"),
-        Option(name: "--screens", kind: .none, help: "print the screen as text at every scroll stop"),
+            help: "draw the whole run as an SVG picture (scrolling, threads, transfers, waits, hitches)"),
+        Option(
+            name: "--screens", kind: .none,
+            help: "print the visible rows at every scroll stop and at the end (to stderr with --json)"),
         Option(
             name: "--export", kind: .value(placeholder: "DIR"),
-            help: "export the final screen's images as PNG files into DIR"),
+            help: "write PNGs of the screen at each stop and at the end, and of each poster, into DIR"),
         Option(
             name: "--color", kind: .value(placeholder: "WHEN"),
-            help: "colour the text report: auto, always or never (default: auto)"),
+            help: "colour --screens thumbnails: auto (on a terminal), always or never (default: auto)"),
         Option(name: "--help", kind: .none, help: "print this help and exit (also -h)"),
     ]
 

@@ -16,13 +16,13 @@ public struct RunOptions: Sendable, Equatable {
     public var concurrency: Int?
     /// Serve real PNG files from this folder instead of generated posters (`--posters`).
     public var postersDirectory: String?
-    /// Write a per-frame timeline to this file (`--timeline`).
+    /// Draw the whole run as an SVG picture into this file (`--timeline`).
     public var timelinePath: String?
-    /// Print the screen as text at every scroll stop (`--screens`).
+    /// Print the visible rows at every filled scroll stop and at the end (`--screens`).
     public var screens: Bool = false
-    /// Export the final screen's posters as PNG files into this directory (`--export`).
+    /// Write PNGs of each stop's screen, the end screen and the posters into this directory (`--export`).
     public var exportDirectory: String?
-    /// Terminal colours in the text report (`--color`).
+    /// Terminal colours for the `--screens` thumbnails (`--color`).
     public var color: ColorMode = .auto
     /// Print the help text and exit (`--help`, `-h`).
     public var help: Bool = false

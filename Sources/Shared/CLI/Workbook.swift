@@ -51,6 +51,10 @@ public enum Workbook {
             phoneOptions.postersDirectory = URL(fileURLWithPath: posters, isDirectory: true)
         }
         try checkWritable(file: options.tracePath, option: "--trace")
+        try checkWritable(file: options.timelinePath, option: "--timeline")
+        if let directory = options.exportDirectory {
+            _ = try writableDirectory(directory, option: "--export")
+        }
         return try Phone.run(
             step: step, scenario: scenario, seed: seed, movies: movies, options: phoneOptions
         ) {
@@ -77,7 +81,36 @@ public enum Workbook {
                 throw WorkbookError.badInput("--trace: cannot write \(tracePath)")
             }
         }
+        if let timelinePath = options.timelinePath {
+            do {
+                try Data(TimelineSVG.render(result).utf8).write(to: URL(fileURLWithPath: timelinePath))
+            } catch {
+                throw WorkbookError.badInput("--timeline: cannot write \(timelinePath)")
+            }
+        }
+        if let directory = options.exportDirectory {
+            try PictureExport.write(result, to: try writableDirectory(directory, option: "--export"))
+        }
         write(options.json ? JSONReport.render(result) : TextReport.render(result))
+        if options.screens {
+            // With --json the screens go to standard error, so standard output stays one JSON object.
+            let descriptor: Int32 = options.json ? 2 : 1
+            let text = ScreenText.render(result, color: useColor(options.color, descriptor: descriptor))
+            if options.json {
+                FileHandle.standardError.write(Data(text.utf8))
+            } else {
+                write("\n" + text)
+            }
+        }
+    }
+
+    /// Whether to colour output going to a file descriptor: `always`, `never`, or (auto) when it is a terminal.
+    static func useColor(_ mode: ColorMode, descriptor: Int32) -> Bool {
+        switch mode {
+        case .always: return true
+        case .never: return false
+        case .auto: return isatty(descriptor) == 1
+        }
     }
 
     /// A directory that exists (or can be made) and can be written to.

@@ -6,6 +6,8 @@ public struct ScreenSnapshot: Sendable {
     public let time: Int64
     /// The rows on screen, top to bottom.
     public let rows: [ScreenRow]
+    /// When the scroll came to rest, for a stop's snapshot (nil for the end): `time` minus this is the wait.
+    public var stoppedAt: Int64? = nil
 }
 
 /// One visible row of a snapshot.

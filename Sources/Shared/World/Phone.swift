@@ -440,7 +440,8 @@ public final class Phone {
             recorder.stopFilled(after: now - stop)
             openStop = nil
             if keepsStopSnapshots {
-                stopSnapshots.append(snapshot(label: "stop at \(MetricValue.milliseconds(stop).formatted) ms"))
+                stopSnapshots.append(
+                    snapshot(label: "stop at \(MetricValue.milliseconds(stop).formatted) ms", stoppedAt: stop))
             }
         }
     }
@@ -469,9 +470,9 @@ public final class Phone {
     }
 
     /// The visible rows as the user sees them now.
-    private func snapshot(label: String) -> ScreenSnapshot {
+    private func snapshot(label: String, stoppedAt: Int64? = nil) -> ScreenSnapshot {
         guard let table = app?.tableView else {
-            return ScreenSnapshot(label: label, time: scheduler.now, rows: [])
+            return ScreenSnapshot(label: label, time: scheduler.now, rows: [], stoppedAt: stoppedAt)
         }
         let rows = table.visibleCells.keys.sorted().compactMap { row -> ScreenRow? in
             guard let cell = table.visibleCells[row] else { return nil }
@@ -483,7 +484,7 @@ public final class Phone {
                 spinning: cell.accessoryView?.isAnimating ?? false,
                 bitmap: kind == .poster ? image?.bitmap : nil)
         }
-        return ScreenSnapshot(label: label, time: scheduler.now, rows: rows)
+        return ScreenSnapshot(label: label, time: scheduler.now, rows: rows, stoppedAt: stoppedAt)
     }
 
     // MARK: Image work

@@ -1,0 +1,102 @@
+import Foundation
+import Shared
+
+/// Runs the four step executables on one scenario and prints their metrics side by side.
+///
+/// The steps are separate executables, so `Compare` runs the ones built next to it (`swift build` builds
+/// them all) with `--json` and reads their reports.
+enum Compare {
+    /// The steps, in course order.
+    static let steps = ["Step1Naive", "Step2Background", "Step3IdleOnly", "Step4CacheAndPrefetch"]
+
+    /// The help text.
+    static let help = """
+        Compare: runs the four steps on one scenario and prints a table, a column per step, with the oracle.
+
+        Usage: swift build && swift run Compare [--scenario NAME|FILE] [--seed N]
+
+        Options:
+          --scenario NAME|FILE  a built-in scenario or a scenario file (default: course)
+          --seed N              seed for every random choice, overriding the scenario's
+          --help                print this help and exit (also -h)
+
+        The step executables must be built next to Compare: run `swift build` first.
+
+        """
+
+    /// Parses the arguments, runs the steps and prints the table; exits 2 on a problem.
+    static func main() -> Never {
+        var passThrough: [String] = []
+        var arguments = Array(CommandLine.arguments.dropFirst())[...]
+        while let argument = arguments.popFirst() {
+            if argument == "--help" || argument == "-h" {
+                print(help, terminator: "")
+                exit(0)
+            }
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            guard name == "--scenario" || name == "--seed" else {
+                fail("unknown argument '\(argument)'\nTry 'Compare --help' for the options.")
+            }
+            passThrough.append(argument)
+            if !argument.contains("="), let value = arguments.popFirst() {
+                passThrough.append(value)
+            }
+        }
+        let folder = executableFolder()
+        var columns: [ComparisonTable.Column] = []
+        for step in steps {
+            let path = folder.appendingPathComponent(step).path
+            guard FileManager.default.isExecutableFile(atPath: path) else {
+                fail(
+                    "cannot find \(step) next to Compare in \(folder.path).\n"
+                        + "Build every step first: swift build && swift run Compare --scenario course")
+            }
+            let data = run(path, arguments: ["--json"] + passThrough, step: step)
+            do {
+                columns.append(try ComparisonTable.column(fromJSON: data))
+            } catch {
+                fail("\(step) printed something that is not its --json report")
+            }
+        }
+        print(ComparisonTable.render(columns), terminator: "")
+        exit(0)
+    }
+
+    /// The folder this executable lives in, where `swift build` puts the steps too.
+    static func executableFolder() -> URL {
+        let url = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return url.resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    /// Runs a step and returns its standard output; a failing step ends Compare with its message.
+    static func run(_ path: String, arguments: [String], step: String) -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            fail("cannot run \(path): \(error)")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            FileHandle.standardError.write(message)
+            exit(process.terminationStatus == 2 ? 2 : 1)
+        }
+        return data
+    }
+
+    /// Prints a message to standard error and exits with code 2.
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("Compare: \(message)\n".utf8))
+        exit(2)
+    }
+}
+
+Compare.main()

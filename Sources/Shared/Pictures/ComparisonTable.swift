@@ -1,0 +1,116 @@
+import Foundation
+
+/// The side-by-side comparison of steps on one scenario: a column per step, a row per metric, the oracle
+/// beside, and how far the last step is from the oracle in requests and bytes.
+public enum ComparisonTable {
+    /// One step's report, as read back from its `--json` output.
+    public struct Column: Sendable, Equatable {
+        /// The step's executable name.
+        public let step: String
+        /// The scenario's name.
+        public let scenario: String
+        /// The seed.
+        public let seed: UInt64
+        /// Every metric by its contract key.
+        public let metrics: [String: Double]
+        /// The oracle's requests.
+        public let oracleRequests: Int
+        /// The oracle's bytes.
+        public let oracleBytes: Int
+    }
+
+    /// Reads one `--json` report.
+    public static func column(fromJSON data: Data) throws(WorkbookError) -> Column {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let step = object["step"] as? String, let scenario = object["scenario"] as? String,
+            let seed = (object["seed"] as? NSNumber)?.uint64Value,
+            let metrics = object["metrics"] as? [String: Any],
+            let oracle = object["oracle"] as? [String: Any],
+            let oracleRequests = (oracle["requests"] as? NSNumber)?.intValue,
+            let oracleBytes = (oracle["bytes"] as? NSNumber)?.intValue
+        else {
+            throw WorkbookError.badInput("not a step's --json report")
+        }
+        var numbers: [String: Double] = [:]
+        for (key, value) in metrics {
+            if let number = value as? NSNumber { numbers[key] = number.doubleValue }
+        }
+        return Column(
+            step: step, scenario: scenario, seed: seed, metrics: numbers, oracleRequests: oracleRequests,
+            oracleBytes: oracleBytes)
+    }
+
+    /// The table, fixed-width, numbers right-aligned; the oracle and the last step's ratio to it for requests
+    /// and bytes.
+    public static func render(_ columns: [Column]) -> String {
+        guard let last = columns.last, let first = columns.first else { return "no steps to compare\n" }
+        let kinds = Metrics().entries.map { (key: $0.key, isCount: Self.isCount($0.value)) }
+        var keys = kinds.map(\.key)
+        let extra = Set(columns.flatMap { $0.metrics.keys }).subtracting(keys).sorted()
+        keys += extra
+        let header = ["metric"] + columns.map(\.step) + ["oracle", "\(shortName(last.step))/oracle"]
+        var rows: [[String]] = []
+        for key in keys {
+            let isCount = kinds.first { $0.key == key }?.isCount ?? false
+            var cells = [key]
+            for column in columns {
+                cells.append(column.metrics[key].map { format($0, isCount: isCount) } ?? "-")
+            }
+            let oracle: Int? =
+                key == "requests_started"
+                ? last.oracleRequests : key == "bytes_downloaded" ? last.oracleBytes : nil
+            cells.append(oracle.map(String.init) ?? "")
+            if let oracle, let value = last.metrics[key] {
+                cells.append(oracle > 0 ? ratio(value / Double(oracle)) : "-")
+            } else {
+                cells.append("")
+            }
+            rows.append(cells)
+        }
+        let widths = header.indices.map { index in
+            ([header] + rows).map { $0[index].count }.max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            var text = TextReport.pad(cells[0], widths[0])
+            for index in 1..<cells.count {
+                text += "  " + TextReport.leftPad(cells[index], widths[index])
+            }
+            return String(text.reversed().drop { $0 == " " }.reversed())
+        }
+        var lines = ["scenario \(first.scenario) · seed \(first.seed)", ""]
+        lines.append(line(header))
+        lines += rows.map(line)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `Step4CacheAndPrefetch` → `Step4`, for the ratio column's heading.
+    static func shortName(_ step: String) -> String {
+        let prefix = step.prefix { !$0.isNumber }
+        let number = step.dropFirst(prefix.count).prefix { $0.isNumber }
+        return number.isEmpty ? step : String(prefix + number)
+    }
+
+    /// Whether a metric is a whole number.
+    static func isCount(_ value: MetricValue) -> Bool {
+        if case .count = value { return true }
+        return false
+    }
+
+    /// A metric as the reports print it: whole numbers plain, the rest with one decimal.
+    static func format(_ value: Double, isCount: Bool) -> String {
+        if isCount { return String(Int64(value.rounded())) }
+        return tenths(Int64((value * 10).rounded()))
+    }
+
+    /// A ratio with two decimals and a times sign (`1.40x`).
+    static func ratio(_ value: Double) -> String {
+        let hundredths = Int64((value * 100).rounded())
+        let fraction = String(hundredths % 100)
+        return "\(hundredths / 100).\(fraction.count == 1 ? "0" + fraction : fraction)x"
+    }
+
+    /// Tenths as text with one decimal.
+    static func tenths(_ value: Int64) -> String {
+        "\(value < 0 ? "-" : "")\(abs(value) / 10).\(abs(value) % 10)"
+    }
+}
