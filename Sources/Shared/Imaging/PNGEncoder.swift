@@ -102,14 +102,17 @@ public enum PNGEncoder {
             for row in 0..<height {
                 let current = UnsafePointer(packed + (row + 1) * rowLength)
                 let above = UnsafePointer(packed + row * rowLength)
+                let line = out + row * (rowLength + 1)
                 let filter = bestFilter(
                     current: current, above: above, length: rowLength, bytesPerPixel: bytesPerPixel,
-                    magnitudes: magnitudes)
-                let line = out + row * (rowLength + 1)
+                    magnitudes: magnitudes, paethRow: line + 1)
                 line[0] = UInt8(filter)
-                applyFilter(
-                    filter, current: current, above: above, length: rowLength, bytesPerPixel: bytesPerPixel,
-                    into: line + 1)
+                if filter != 4 {
+                    applyFilter(
+                        filter, current: current, above: above, length: rowLength,
+                        bytesPerPixel: bytesPerPixel,
+                        into: line + 1)
+                }
             }
         }
         return output
@@ -117,13 +120,14 @@ public enum PNGEncoder {
 
     /// The filter type (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth) whose output for this row
     /// has the smallest sum of absolute values, read as signed bytes; the lowest type wins ties.
+    /// The Paeth-filtered row, the costliest to compute, is left in `paethRow` on the way.
     ///
     /// One pass computes all five sums; written with plain loops, `Int` arithmetic (cheaper
     /// than `UInt8` arithmetic in debug builds) and a table of magnitudes (`magnitudes[r]` = |r read as a signed byte|) and no generic
     /// helpers (`abs`, `min`), because this runs for every byte, in debug builds too.
     static func bestFilter(
         current: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>, length: Int, bytesPerPixel: Int,
-        magnitudes: UnsafePointer<Int>
+        magnitudes: UnsafePointer<Int>, paethRow: UnsafeMutablePointer<UInt8>
     ) -> Int {
         var sumNone = 0
         var sumSub = 0
@@ -140,6 +144,7 @@ public enum PNGEncoder {
             sumUp += magnitudes[(x - b) & 0xff]
             sumAverage += magnitudes[(x - b >> 1) & 0xff]
             sumPaeth += magnitudes[(x - b) & 0xff]
+            paethRow[index] = UInt8((x - b) & 0xff)
             index += 1
         }
         while index < length {
@@ -160,7 +165,9 @@ public enum PNGEncoder {
             let distanceC = both < 0 ? -both : both
             let predicted =
                 distanceA <= distanceB && distanceA <= distanceC ? a : (distanceB <= distanceC ? b : c)
-            sumPaeth += magnitudes[(x - predicted) & 0xff]
+            let paethResidual = (x - predicted) & 0xff
+            sumPaeth += magnitudes[paethResidual]
+            paethRow[index] = UInt8(paethResidual)
             index += 1
         }
         var best = 0
