@@ -1,6 +1,9 @@
 /// Compresses bytes with DEFLATE (RFC 1951) inside a zlib wrapper (RFC 1950).
 ///
-/// LZ77 over a 32 KiB window: a hash of the next four bytes leads to a chain of earlier
+/// LZ77 over an 8 KiB window (15 rows of a 180-pixel RGB poster; on such images longer
+/// distances mostly find chance repeats that cost as much as literals, and the smaller
+/// tables stay in cache; the zlib header still declares 32 KiB, an upper bound that every
+/// inflater accepts): a hash of the next four bytes leads to a chain of earlier
 /// positions with the same hash, walked for at most `maxChainLength` candidates, with one
 /// step of lazy matching (a match is held back for one byte in case the next position
 /// starts a longer one), as zlib does at its default level. Hashing four bytes rather than
@@ -37,12 +40,12 @@ enum Deflater {
     static let minimumMatchLength = 3
     /// The longest match DEFLATE can express.
     static let maximumMatchLength = 258
-    /// The LZ77 window: how far back a match may point.
-    static let windowSize = 32768
-    /// Candidates closer than this to the window's edge are not tried, so chain links are never stale.
-    static let maximumDistance = 32768 - 262
+    /// The LZ77 window: how far back a match may point (DEFLATE allows up to 32768).
+    static let windowSize = 8192
+    /// Candidates farther back than this are not tried, so chain links (reused every window) are never stale.
+    static let maximumDistance = 8192 - 262
     /// Bits of the four-byte hash.
-    static let hashBits = 15
+    static let hashBits = 13
 
     /// Compresses `input` into a complete zlib stream: header, DEFLATE blocks, Adler-32.
     static func zlibCompress(_ input: [UInt8]) -> [UInt8] {
