@@ -132,6 +132,18 @@ struct PNGEncoderTests {
         #expect(PNGContainer.bigEndian(stream, at: stream.count - 4) == Adler32.checksum(run))
     }
 
+    @Test("Bitmaps without pixels encode without trapping (PNG readers will refuse them)")
+    func emptyBitmaps() throws {
+        for (width, height) in [(0, 0), (0, 3), (4, 0)] {
+            let file = PNGEncoder.encode(Bitmap(width: width, height: height, rgba: []))
+            let png = try #require(PNGContainer(file))
+            #expect(png.types == ["IHDR", "IDAT", "IEND"])
+            #expect(
+                SepiaFilter(intensity: 0.8).apply(to: Bitmap(width: width, height: height, rgba: [])).rgba
+                    .isEmpty)
+        }
+    }
+
     @Test("Encoding the same bitmap twice gives the same bytes")
     func deterministic() {
         for (_, bitmap) in Self.sampleBitmaps() {
