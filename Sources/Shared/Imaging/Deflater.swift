@@ -1,0 +1,251 @@
+/// Compresses bytes with DEFLATE (RFC 1951) inside a zlib wrapper (RFC 1950).
+///
+/// LZ77 over an 8 KiB window (15 rows of a 180-pixel RGB poster; on such images longer
+/// distances mostly find chance repeats that cost as much as literals, and the smaller
+/// tables stay in cache; the zlib header still declares 32 KiB, an upper bound that every
+/// inflater accepts): a hash of the next four bytes leads to a chain of earlier
+/// positions with the same hash, walked for at most `maxChainLength` candidates, with one
+/// step of lazy matching (a match is held back for one byte in case the next position
+/// starts a longer one), as zlib does at its default level. Hashing four bytes rather than
+/// zlib's three keeps chance three-byte repeats in noisy image data (which cost about as
+/// much as literals) out of the chains; after `literalRunBeforeSkipping` bytes in a row
+/// without a match, bytes are passed over unhashed, more the longer the run (as LZ4 does),
+/// so noise costs little time. On the workbook's posters the result is within a few
+/// percent of zlib level 6, usually smaller.
+///
+/// Every block of at most `symbolsPerBlock` symbols is written in whichever of the three
+/// block types is smallest for it: dynamic Huffman codes built for the block (length-limited
+/// to 15 bits, their code lengths sent with the 7-bit code-length code and the 16/17/18
+/// run-length codes), the fixed codes, or stored bytes.
+///
+/// The output is a function of the input alone (no randomness, no platform dependence),
+/// so the same bytes compress to the same stream everywhere.
+enum Deflater {
+    /// How many earlier positions with the same hash are tried for each match.
+    static let maxChainLength = 16
+    /// A match at least this long is taken at once, without trying the next position.
+    static let lazyMatchLimit = 32
+    /// A match at least this long ends the chain walk early.
+    static let niceMatchLength = 128
+    /// A held-back match at least this long gets only a quarter of the chain walk at the next byte.
+    static let goodMatchLength = 8
+    /// Matches of the minimum length farther than this are worth less than three literals.
+    static let farMinimumMatchDistance = 4096
+    /// After this many bytes in a row without a match, bytes start being passed over unhashed.
+    static let literalRunBeforeSkipping = 16
+    /// Symbols (literals and matches) gathered before a block is written.
+    static let symbolsPerBlock = 16384
+
+    /// The shortest match DEFLATE can express.
+    static let minimumMatchLength = 3
+    /// The longest match DEFLATE can express.
+    static let maximumMatchLength = 258
+    /// The LZ77 window: how far back a match may point (DEFLATE allows up to 32768).
+    static let windowSize = 8192
+    /// Candidates farther back than this are not tried, so chain links (reused every window) are never stale.
+    static let maximumDistance = 8192 - 262
+    /// Bits of the four-byte hash.
+    static let hashBits = 13
+
+    /// Compresses `input` into a complete zlib stream: header, DEFLATE blocks, Adler-32.
+    static func zlibCompress(_ input: [UInt8]) -> [UInt8] {
+        var writer = BitWriter(capacity: input.count + input.count / 64 + 64)
+        // CMF 0x78: deflate with a 32 KiB window. FLG 0x9C: default level, no dictionary,
+        // and the check bits that make (CMF * 256 + FLG) a multiple of 31.
+        writer.writeByteAligned(0x78)
+        writer.writeByteAligned(0x9C)
+        input.withUnsafeBufferPointer { buffer in
+            deflate(buffer, into: &writer)
+        }
+        let adler = Adler32.checksum(input)
+        writer.alignToByte()
+        writer.writeByteAligned(UInt8(adler >> 24))
+        writer.writeByteAligned(UInt8((adler >> 16) & 0xff))
+        writer.writeByteAligned(UInt8((adler >> 8) & 0xff))
+        writer.writeByteAligned(UInt8(adler & 0xff))
+        return writer.finish()
+    }
+
+    /// Writes the raw DEFLATE blocks for `input` (no zlib header or trailer).
+    ///
+    /// One flat loop with no calls per byte: debug builds run this code too, and there every
+    /// call, generic helper and static-property access costs more than the work itself.
+    static func deflate(_ input: UnsafeBufferPointer<UInt8>, into writer: inout BitWriter) {
+        let count = input.count
+        let block = BlockEncoder()
+        defer { block.release() }
+        guard count > 0, let data = input.baseAddress else {
+            block.write(symbolCount: 0, data: nil, start: 0, end: 0, isFinal: true, into: &writer)
+            return
+        }
+        let hashMask = (1 << hashBits) - 1
+        let hashShift = 32 - hashBits
+        let windowMask = windowSize - 1
+        let head = UnsafeMutablePointer<Int32>.allocate(capacity: hashMask + 1)
+        head.initialize(repeating: -1, count: hashMask + 1)
+        let previous = UnsafeMutablePointer<Int32>.allocate(capacity: windowSize)
+        previous.initialize(repeating: -1, count: windowSize)
+        defer {
+            head.deallocate()
+            previous.deallocate()
+        }
+        let symbols = block.symbols
+        let literalFrequencies = block.literalLengthFrequencies
+        let distanceFrequencies = block.distanceFrequencies
+        let lengthCodes = block.lengthCodes
+        let distanceCodes = block.distanceCodes
+        let matchFlag = BlockEncoder.matchFlag
+        let chainLimit = maxChainLength
+        let lazyLimit = lazyMatchLimit
+        let goodLength = goodMatchLength
+        let niceLength = niceMatchLength
+        let farDistance = farMinimumMatchDistance
+        let maxDistance = maximumDistance
+        let maxMatch = maximumMatchLength
+        let blockLimit = symbolsPerBlock
+        let skipAfter = literalRunBeforeSkipping
+        let lastHashable = count - 4
+
+        var symbolCount = 0
+        var blockStart = 0
+        var position = 0
+        var literalPending = false
+        var heldLength = 0
+        var heldDistance = 0
+        var misses = 0
+        // The four bytes at `keyPosition`, big-endian, rolled forward one byte at a time.
+        var key = 0
+        var keyPosition = -2
+        while position < count {
+            var currentLength = 0
+            var currentDistance = 0
+            if position <= lastHashable {
+                if keyPosition == position - 1 {
+                    key = (key << 8 | Int(data[position + 3])) & 0xffff_ffff
+                } else {
+                    key =
+                        Int(data[position]) << 24 | Int(data[position + 1]) << 16 | Int(data[position + 2])
+                        << 8
+                        | Int(data[position + 3])
+                }
+                keyPosition = position
+                let hash = (key &* 0x9E37_79B1) >> hashShift & hashMask
+                var candidate = Int(head[hash])
+                previous[position & windowMask] = Int32(candidate)
+                head[hash] = Int32(position)
+                if heldLength < lazyLimit {
+                    // Walk the hash chain for the longest match that beats the held one.
+                    let remaining = count - position
+                    let maxLength = remaining < maxMatch ? remaining : maxMatch
+                    var bestLength = heldLength > 2 ? heldLength : 2
+                    let oldest = position > maxDistance ? position - maxDistance : 0
+                    var chain = heldLength >= goodLength ? chainLimit >> 2 : chainLimit
+                    let here = data + position
+                    let nice = niceLength < maxLength ? niceLength : maxLength
+                    while candidate >= oldest && chain > 0 && bestLength < maxLength {
+                        let there = data + candidate
+                        if there[bestLength] == here[bestLength] && there[0] == here[0] && there[1] == here[1]
+                        {
+                            var length = 2
+                            while length < maxLength && there[length] == here[length] {
+                                length += 1
+                            }
+                            if length > bestLength {
+                                bestLength = length
+                                currentDistance = position - candidate
+                                currentLength = length
+                                if length >= nice {
+                                    break
+                                }
+                            }
+                        }
+                        candidate = Int(previous[candidate & windowMask])
+                        chain -= 1
+                    }
+                    if currentLength == 3 && currentDistance > farDistance {
+                        currentLength = 0
+                    }
+                }
+            }
+            if heldLength >= 3 && currentLength <= heldLength {
+                // The match found at the previous byte is at least as good: take it.
+                symbols[symbolCount] = matchFlag | UInt32(heldLength - 3) << 16 | UInt32(heldDistance - 1)
+                symbolCount += 1
+                literalFrequencies[257 + Int(lengthCodes[heldLength - 3])] += 1
+                distanceFrequencies[Int(distanceCodes[heldDistance - 1])] += 1
+                let end = position - 1 + heldLength
+                var insert = position + 1
+                let insertEnd = end <= lastHashable ? end : lastHashable + 1
+                while insert < insertEnd {
+                    // `key` holds the bytes at insert - 1 (the previous position or insertion).
+                    key = (key << 8 | Int(data[insert + 3])) & 0xffff_ffff
+                    keyPosition = insert
+                    let hash = (key &* 0x9E37_79B1) >> hashShift & hashMask
+                    previous[insert & windowMask] = head[hash]
+                    head[hash] = Int32(insert)
+                    insert += 1
+                }
+                position = end
+                literalPending = false
+                heldLength = 0
+                misses = 0
+            } else {
+                if literalPending {
+                    let literal = data[position - 1]
+                    symbols[symbolCount] = UInt32(literal)
+                    symbolCount += 1
+                    literalFrequencies[Int(literal)] += 1
+                }
+                literalPending = true
+                heldLength = currentLength
+                heldDistance = currentDistance
+                position += 1
+                if currentLength == 0 {
+                    misses += 1
+                    if misses > skipAfter {
+                        // Long stretch without repeats (noise): pass over a few bytes as literals
+                        // without hashing them, more the longer the stretch, as LZ4 does.
+                        var skip = (misses - skipAfter) >> 3
+                        if skip > count - position {
+                            skip = count - position
+                        }
+                        let room = blockLimit - symbolCount - 1
+                        if skip > room {
+                            skip = room > 0 ? room : 0
+                        }
+                        var skipped = position - 1
+                        let skipEnd = position + skip
+                        while skipped < skipEnd {
+                            let literal = data[skipped]
+                            symbols[symbolCount] = UInt32(literal)
+                            symbolCount += 1
+                            literalFrequencies[Int(literal)] += 1
+                            skipped += 1
+                        }
+                        literalPending = false
+                        position = skipEnd
+                    }
+                } else {
+                    misses = 0
+                }
+            }
+            if symbolCount >= blockLimit {
+                // The pending literal (if any) belongs to the next block.
+                let blockEnd = literalPending ? position - 1 : position
+                block.write(
+                    symbolCount: symbolCount, data: data, start: blockStart, end: blockEnd, isFinal: false,
+                    into: &writer)
+                symbolCount = 0
+                blockStart = blockEnd
+            }
+        }
+        if literalPending {
+            let literal = data[count - 1]
+            symbols[symbolCount] = UInt32(literal)
+            symbolCount += 1
+            literalFrequencies[Int(literal)] += 1
+        }
+        block.write(
+            symbolCount: symbolCount, data: data, start: blockStart, end: count, isFinal: true, into: &writer)
+    }
+}
