@@ -199,6 +199,9 @@ public final class Phone {
     }
 
     private func killApp() {
+        // Nothing of a killed app runs again: its waiting operations go without their blocks, which would
+        // otherwise keep the whole app alive (controller → queue → operation → completion block → controller).
+        for queue in appQueues { queue.abandonWaitingOperations() }
         for thread in appThreads {
             thread.isKilled = true
             thread.interrupt()
