@@ -33,7 +33,12 @@ import Foundation
 /// - Rows are numbered from 0; every `drag`/`fling` target must be below `rows` (checked once the whole
 ///   file is read, reported on the action's line).
 /// - A file needs at least one action.
+/// - A file may hold at most `maximumFileBytes` (1 MB); a larger one is refused before it is read.
 public enum ScenarioParser {
+    /// The largest scenario file read: 1 MB (1 000 000 bytes), far more than any script of gestures needs.
+    /// A larger file is refused from its size alone, before it is read or parsed.
+    public static let maximumFileBytes = 1_000_000
+
     /// Reads scenario text; `name` becomes the scenario's name and `source` prefixes every error.
     public static func parse(_ text: String, name: String, source: String) throws(ScenarioError) -> Scenario {
         var reader = ScenarioReader(name: name, source: source)
@@ -88,6 +93,15 @@ public enum ScenarioParser {
 
     /// Reads a file's bytes, insists on UTF-8 and parses it.
     static func loadFile(at url: URL, name: String, source: String) throws(ScenarioError) -> Scenario {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber,
+            size.int64Value > Int64(maximumFileBytes)
+        {
+            throw ScenarioError(
+                source: source, line: nil,
+                message:
+                    "the file is \(size.int64Value) bytes; scenario files may hold at most "
+                    + "\(maximumFileBytes) bytes")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
