@@ -13,6 +13,7 @@ import Foundation
 /// screen height=667 row=88 refresh=60
 /// faults timeout=2% refused=1% server-error=1% truncated=2% corrupt=0.5%
 /// slow-host img3.posters.test factor=8
+/// disk full-after=20
 /// wait 2s
 /// drag to row 6 over 1s
 /// fling to row 80
@@ -28,6 +29,8 @@ import Foundation
 ///   Fault keys: `timeout`, `refused`, `server-error`, `truncated`, `corrupt`: percentages with at most one
 ///   decimal, stored per mille, adding up to at most 100%.
 /// - `slow-host HOST factor=N`: one host (letters, digits, dots, hyphens), N from 1 to 1000.
+/// - `disk full-after=N`: the phone's disk accepts N writes (0…1000000), then fails every write as a full
+///   disk does.
 /// - Durations are a number with the unit `s` (up to six decimals), `ms` (up to three) or `us` (none);
 ///   `wait` and `drag … over` need more than zero and at most 3600s. They are read without floating point.
 /// - Rows are numbered from 0; every `drag`/`fling` target must be below `rows` (checked once the whole

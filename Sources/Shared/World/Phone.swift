@@ -101,7 +101,8 @@ public final class Phone {
             temporaryRoot = root
         }
         defer { if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) } }
-        phone.disk = try Disk(phone: phone, root: root, costs: options.costs)
+        phone.disk = try Disk(
+            phone: phone, root: root, costs: options.costs, fullAfterWrites: scenario.diskFullAfterWrites)
         let server = try PosterServer(postersDirectory: options.postersDirectory)
         phone.network = Network(
             phone: phone, server: server, settings: scenario.network, faults: scenario.faults, seed: seed)
@@ -408,6 +409,9 @@ public final class Phone {
 
     /// The app served a picture from its disk cache.
     func countDiskCacheHit() { recorder.diskCacheHit() }
+
+    /// The app stopped using its disk cache for the rest of the launch.
+    func reportDiskCacheOff(reason: String) { recorder.diskCacheOff(reason: reason) }
 
     // MARK: What the screen shows
 
