@@ -111,6 +111,8 @@ struct ScenarioParserTests {
         #expect(flaky.network.rttMicroseconds == 400_000)
         #expect(flaky.network.jitterMicroseconds == 200_000)
         #expect(flaky.faults.truncatedPerMille > 0 && flaky.faults.corruptPerMille > 0)
+        #expect(flaky.faults.timeoutPerMille > 0 && flaky.faults.refusedPerMille > 0)
+        #expect(flaky.faults.serverErrorPerMille > 0)
         #expect(flaky.faults.slowHost != nil)
         let slowReuse = try ScenarioParser.load("slow-reuse")
         #expect(slowReuse.network.bandwidthBytesPerSecond == 150_000)
