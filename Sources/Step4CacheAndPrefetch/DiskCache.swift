@@ -5,9 +5,12 @@ import Shared
 /// Each file is named after a hash of the whole URL (two URLs that end in the same file name must not
 /// collide) and starts with a header line holding the URL, the byte count and a CRC-32 of the bytes.
 /// Files are written atomically; a file whose header does not match (truncated, zeroed, or another
-/// poster's file) is a miss.
+/// poster's file) is a miss. When a write fails (the disk is full, the folder was deleted) the cache turns
+/// itself off for the rest of the launch, says so once, and the app carries on with the network alone.
 final class DiskCache {
     let directory: URL
+    /// Whether a write failed: from then on the cache neither reads nor writes.
+    private(set) var isOff = false
 
     init(directory: URL) {
         self.directory = directory
@@ -21,7 +24,7 @@ final class DiskCache {
 
     /// The cached bytes for a URL, or nil when missing or damaged.
     func data(for url: URL) -> Data? {
-        guard Disk.shared.fileExists(at: fileURL(for: url)),
+        guard !isOff, Disk.shared.fileExists(at: fileURL(for: url)),
             let file = Disk.shared.contents(of: fileURL(for: url))
         else {
             return nil
@@ -36,9 +39,13 @@ final class DiskCache {
 
     /// Keeps a URL's downloaded bytes, atomically.
     func store(_ data: Data, for url: URL) {
+        guard !isOff else { return }
         let body = [UInt8](data)
         let file = Array((Self.header(for: url, body: body) + "\n").utf8) + body
-        Disk.shared.write(Data(file), to: fileURL(for: url), atomically: true)
+        if !Disk.shared.write(Data(file), to: fileURL(for: url), atomically: true) {
+            isOff = true
+            Instruments.diskCacheOff(reason: "a write to \(directory.lastPathComponent) failed")
+        }
     }
 
     /// Forgets a URL's file.

@@ -1,7 +1,15 @@
 import Shared
 
 /// Fetches one poster, from the disk cache if it is there, else from the network, and decodes it.
+///
+/// A transient network failure (a timeout, a refused connection, a 5xx, a dropped body) is tried again a
+/// few times, waiting longer each time; a 404 or an invalid URL is final at once.
 final class ImageDownloader: Operation {
+    /// How many times a transiently failed download is tried again.
+    static let maximumRetries = 2
+    /// The wait before the first retry, in microseconds (0.5 s); each further retry waits twice as long.
+    static let firstBackoff: Int64 = 500_000
+
     let url: URL
     let diskCache: DiskCache
     /// The decoded poster; nil until it succeeds, and on failure.
@@ -30,10 +38,22 @@ final class ImageDownloader: Operation {
             return
         }
         // The cancellable download: cancelling this operation stops the transfer where it is.
-        guard let imageData = try? Network.shared.data(from: url, cancellingWith: self) else {
-            return
+        var retries = 0
+        var downloaded: Data?
+        while downloaded == nil {
+            do {
+                downloaded = try Network.shared.data(from: url, cancellingWith: self)
+            } catch {
+                guard error.isTransient, retries < Self.maximumRetries, !isCancelled else { return }
+                // Give the server a moment before asking again; this worker waits.
+                SimulatedThread.current?.sleep(for: Self.firstBackoff << retries)
+                retries += 1
+                if isCancelled {
+                    return
+                }
+            }
         }
-        if isCancelled {
+        guard let imageData = downloaded, !isCancelled else {
             return
         }
         if let downloadedImage = Image(data: imageData) {

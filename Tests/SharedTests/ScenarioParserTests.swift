@@ -112,6 +112,8 @@ struct ScenarioParserTests {
         #expect(flaky.network.rttMicroseconds == 400_000)
         #expect(flaky.network.jitterMicroseconds == 200_000)
         #expect(flaky.faults.truncatedPerMille > 0 && flaky.faults.corruptPerMille > 0)
+        #expect(flaky.faults.timeoutPerMille > 0 && flaky.faults.refusedPerMille > 0)
+        #expect(flaky.faults.serverErrorPerMille > 0)
         #expect(flaky.faults.slowHost != nil)
         let slowReuse = try ScenarioParser.load("slow-reuse")
         #expect(slowReuse.network.bandwidthBytesPerSecond == 150_000)
@@ -223,6 +225,12 @@ struct ScenarioParserTests {
             text: "slow-host factor=8\nwait 1s", line: 1, mentions: ["expected a host name", "“factor=8”"]),
         Mistake(text: "slow-host img1.posters.test\nwait 1s", line: 1, mentions: ["expected “factor=<n>”"]),
         Mistake(text: "slow-host img1.posters.test factor=0\nwait 1s", line: 1, mentions: ["from 1 to 1000"]),
+        Mistake(text: "disk\nwait 1s", line: 1, mentions: ["expected “full-after=<writes>”"]),
+        Mistake(
+            text: "wait 1s\ndisk full-after=-1", line: 2, mentions: ["must come before the first action"]),
+        Mistake(text: "disk full-after=-1\nwait 1s", line: 1, mentions: ["full-after", "“-1”"]),
+        Mistake(text: "disk full-after=1000001\nwait 1s", line: 1, mentions: ["full-after", "1000000"]),
+        Mistake(text: "disk full-after=2 size=9\nwait 1s", line: 1, mentions: ["size"]),
         Mistake(
             text: "rows 0\nwait 1s", line: 1, mentions: ["expected a row count from 1 to 1000000", "“0”"]),
         Mistake(text: "rows -5\nwait 1s", line: 1, mentions: ["expected a row count", "“-5”"]),
@@ -278,6 +286,16 @@ struct ScenarioParserTests {
         }
         let prefix = mistake.line.map { "test.scenario:\($0): " } ?? "test.scenario: "
         #expect(error.description == prefix + error.message)
+    }
+
+    @Test("A disk line sets the writes it accepts before it is full; without one the disk never fills")
+    func diskFullAfter() throws {
+        let full = try ScenarioParser.parse("disk full-after=0\nwait 1s", name: "t", source: "t")
+        #expect(full.diskFullAfterWrites == 0)
+        let some = try ScenarioParser.parse("disk full-after=12\nwait 1s", name: "t", source: "t")
+        #expect(some.diskFullAfterWrites == 12)
+        let none = try ScenarioParser.parse("wait 1s", name: "t", source: "t")
+        #expect(none.diskFullAfterWrites == nil)
     }
 
     @Test("The error reads like a compiler diagnostic")

@@ -34,10 +34,15 @@ public enum PNGDecoder {
         let chunks = try readChunks(bytes, maximumPixels: maximumPixels)
         let header = chunks.header
         let expected = header.filteredByteCount
+        // Reserve what the header implies only as far as the compressed data could possibly fill it
+        // (DEFLATE expands at most 1032:1): a tiny file claiming a huge image reserves nothing huge, and
+        // the room grows as real data arrives, never past `expected`.
+        let (reachable, overflow) = chunks.compressed.count.multipliedReportingOverflow(by: 1032)
+        let capacity = overflow ? expected : min(expected, reachable + 1032)
         var filtered: [UInt8]
         do throws(PNGError.ZlibProblem) {
             filtered = try Inflater.inflate(
-                chunks.compressed, maximumOutputSize: expected, initialCapacity: expected)
+                chunks.compressed, maximumOutputSize: expected, initialCapacity: capacity)
         } catch {
             if case .tooMuchData = error { throw .imageDataTooLong(expected: expected) }
             throw .badZlibStream(error)

@@ -19,12 +19,29 @@ public struct MovieCatalog: Sendable {
     /// - Throws: `CatalogError`, naming the file and, for a bad entry, its number and key.
     public static func load(from url: URL) throws(CatalogError) -> MovieCatalog {
         let path = url.path
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
+            size.int64Value > Int64(maximumFileBytes)
+        {
+            throw .unreadableFile(
+                path: path,
+                reason: "the file is \(size.int64Value) bytes; a catalog may hold at most \(maximumFileBytes)"
+            )
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw .unreadableFile(path: path, reason: readFailureReason(error, path: path))
         }
+        return try parse(data, path: path)
+    }
+
+    /// The largest catalog file read: 10 MB (10 000 000 bytes), about a hundred thousand movies. A larger
+    /// file is refused from its size alone, before it is read.
+    public static let maximumFileBytes = 10_000_000
+
+    /// Checks a catalog's bytes; `path` names it in errors.
+    static func parse(_ data: Data, path: String) throws(CatalogError) -> MovieCatalog {
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

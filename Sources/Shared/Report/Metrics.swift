@@ -5,6 +5,8 @@ public struct Metrics: Sendable, Equatable {
     public var requestsCancelled = 0
     public var requestsFailed = 0
     public var operationsCancelled = 0
+    /// Requests for a URL whose previous request in the run failed (not cancelled): retries, whether the
+    /// app retried on purpose or asked again for a row that had failed.
     public var retries = 0
     public var bytesDownloaded = 0
     public var bytesWasted = 0

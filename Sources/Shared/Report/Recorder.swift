@@ -110,6 +110,18 @@ final class Recorder {
             ])
     }
 
+    /// A disk write failed (the folder is gone, or the disk is full).
+    func diskWriteFailed(path: String, reason: String, thread: String) {
+        guard isLive else { return }
+        event("disk_write_failed", [.text("file", path), .text("reason", reason), .text("thread", thread)])
+    }
+
+    /// The app stopped using its disk cache.
+    func diskCacheOff(reason: String) {
+        guard isLive else { return }
+        event("disk_cache_off", [.text("reason", reason)])
+    }
+
     /// A disk read began (nil bytes: the file was missing).
     func diskRead(path: String, bytes: Int?, thread: String, micros: Int64) {
         guard isLive else { return }

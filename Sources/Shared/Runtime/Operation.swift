@@ -69,6 +69,14 @@ open class Operation {
         completion?()
     }
 
+    /// Lets go of the operation's blocks without running them: its app was killed (a relaunch), so none
+    /// of it runs again, and a completion block that captures the app (as the articles' blocks capture
+    /// `self`) must not keep the dead app alive through the queue that holds this operation.
+    func abandon() {
+        completionBlock = nil
+        cancellationHandlers = []
+    }
+
     /// Registers work to run if the operation is cancelled; runs it at once if it already was.
     func onCancel(_ handler: @escaping () -> Void) {
         if isCancelled {

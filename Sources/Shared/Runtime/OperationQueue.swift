@@ -67,7 +67,13 @@ public final class OperationQueue {
             phone.enqueueOnMainThread(operation)
             return
         }
-        guard !operation.isFinished, operation.queue == nil, !isKilled else { return }
+        guard !operation.isFinished, operation.queue == nil else { return }
+        // A killed app's main thread may still be finishing a frame: what it adds never runs, and its
+        // blocks must not keep the dead app alive.
+        guard !isKilled else {
+            operation.abandon()
+            return
+        }
         operation.queue = self
         additions += 1
         operation.additionOrder = additions
@@ -114,6 +120,13 @@ public final class OperationQueue {
         return worker
     }
 
+    /// Lets go of every waiting operation without running it: the app this queue belongs to was killed.
+    func abandonWaitingOperations() {
+        let abandoned = waiting
+        waiting = []
+        for operation in abandoned { operation.abandon() }
+    }
+
     func operationFinished(_ operation: Operation) {
         running.removeAll { $0 === operation }
         startReadyOperations()
@@ -126,15 +139,20 @@ public final class OperationQueue {
     }
 
     /// One worker thread of a queue: runs the operations it is given, one at a time.
+    ///
+    /// The queue is held weakly: a killed app's queue may go away while its worker thread is still
+    /// winding down the operation it was running.
     final class Worker {
-        private unowned let queue: OperationQueue
+        private weak var queue: OperationQueue?
+        private unowned let phone: Phone
+        private let threadName: String
         private var assigned: Operation?
         private var thread: SimulatedThread?
-        private let number: Int
 
         init(queue: OperationQueue, number: Int) {
             self.queue = queue
-            self.number = number
+            self.phone = queue.phone
+            self.threadName = "\(queue.threadNamePrefix)-\(number)"
         }
 
         var isIdle: Bool { assigned == nil }
@@ -144,8 +162,7 @@ public final class OperationQueue {
             if let thread {
                 thread.wake()
             } else {
-                let phone = queue.phone
-                thread = phone.startAppThread(name: "\(queue.threadNamePrefix)-\(number)") { [self] thread in
+                thread = phone.startAppThread(name: threadName) { [self] thread in
                     self.runLoop(on: thread)
                 }
             }
@@ -159,14 +176,17 @@ public final class OperationQueue {
                 }
                 thread.runningOperation = operation
                 let name = operation.name ?? String(describing: type(of: operation))
-                queue.phone.recorder.operationStarted(name, thread: thread.name)
+                phone.recorder.operationStarted(name, thread: thread.name)
                 operation.start()
-                queue.phone.recorder.operationFinished(
-                    name, thread: thread.name, cancelled: operation.isCancelled)
+                phone.recorder.operationFinished(name, thread: thread.name, cancelled: operation.isCancelled)
                 thread.runningOperation = nil
                 assigned = nil
-                queue.operationFinished(operation)
+                queue?.operationFinished(operation)
             }
+            // The app was killed (or the world ended) before an operation given to this worker could
+            // start: it never runs, and must not keep the app alive through its completion block.
+            assigned?.abandon()
+            assigned = nil
         }
     }
 }

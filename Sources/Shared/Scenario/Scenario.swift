@@ -16,6 +16,9 @@ public struct Scenario: Sendable, Equatable {
     public var screen = ScreenSettings()
     /// Faults the server injects.
     public var faults = FaultSettings()
+    /// Writes the disk accepts before it is full and fails every further write (`disk full-after=N`);
+    /// nil for a disk that never fills.
+    public var diskFullAfterWrites: Int?
     /// The user's actions, in order.
     public var actions: [ScenarioAction] = []
 

@@ -13,6 +13,7 @@ import Foundation
 /// screen height=667 row=88 refresh=60
 /// faults timeout=2% refused=1% server-error=1% truncated=2% corrupt=0.5%
 /// slow-host img3.posters.test factor=8
+/// disk full-after=20
 /// wait 2s
 /// drag to row 6 over 1s
 /// fling to row 80
@@ -28,12 +29,19 @@ import Foundation
 ///   Fault keys: `timeout`, `refused`, `server-error`, `truncated`, `corrupt`: percentages with at most one
 ///   decimal, stored per mille, adding up to at most 100%.
 /// - `slow-host HOST factor=N`: one host (letters, digits, dots, hyphens), N from 1 to 1000.
+/// - `disk full-after=N`: the phone's disk accepts N writes (0…1000000), then fails every write as a full
+///   disk does.
 /// - Durations are a number with the unit `s` (up to six decimals), `ms` (up to three) or `us` (none);
 ///   `wait` and `drag … over` need more than zero and at most 3600s. They are read without floating point.
 /// - Rows are numbered from 0; every `drag`/`fling` target must be below `rows` (checked once the whole
 ///   file is read, reported on the action's line).
 /// - A file needs at least one action.
+/// - A file may hold at most `maximumFileBytes` (1 MB); a larger one is refused before it is read.
 public enum ScenarioParser {
+    /// The largest scenario file read: 1 MB (1 000 000 bytes), far more than any script of gestures needs.
+    /// A larger file is refused from its size alone, before it is read or parsed.
+    public static let maximumFileBytes = 1_000_000
+
     /// Reads scenario text; `name` becomes the scenario's name and `source` prefixes every error.
     public static func parse(_ text: String, name: String, source: String) throws(ScenarioError) -> Scenario {
         var reader = ScenarioReader(name: name, source: source)
@@ -88,6 +96,15 @@ public enum ScenarioParser {
 
     /// Reads a file's bytes, insists on UTF-8 and parses it.
     static func loadFile(at url: URL, name: String, source: String) throws(ScenarioError) -> Scenario {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber,
+            size.int64Value > Int64(maximumFileBytes)
+        {
+            throw ScenarioError(
+                source: source, line: nil,
+                message:
+                    "the file is \(size.int64Value) bytes; scenario files may hold at most "
+                    + "\(maximumFileBytes) bytes")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)

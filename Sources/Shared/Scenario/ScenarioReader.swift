@@ -1,7 +1,7 @@
 /// Reads a scenario text line by line into a `Scenario`, enforcing the grammar `ScenarioParser` documents.
 struct ScenarioReader {
     /// The lines that describe the session before it starts.
-    static let settingKeywords = ["rows", "seed", "network", "screen", "faults", "slow-host"]
+    static let settingKeywords = ["rows", "seed", "network", "screen", "faults", "slow-host", "disk"]
     /// The lines that happen during the session.
     static let actionKeywords = ["wait", "drag", "fling", "memory-warning", "relaunch"]
     /// Keys of a `network` line.
@@ -10,6 +10,8 @@ struct ScenarioReader {
     static let screenKeys = ["height", "row", "refresh"]
     /// Keys of a `faults` line.
     static let faultKeys = ["timeout", "refused", "server-error", "truncated", "corrupt"]
+    /// Keys of a `disk` line.
+    static let diskKeys = ["full-after"]
     /// Keys of a `slow-host` line (after the host).
     static let slowHostKeys = ["factor"]
 
@@ -116,6 +118,7 @@ struct ScenarioReader {
         case "screen": try readScreen(&line)
         case "faults": try readFaults(&line)
         case "slow-host": try readSlowHost(&line)
+        case "disk": try readDisk(&line)
         case "wait": try readWait(&line)
         case "drag": try readDrag(&line)
         case "fling": try readFling(&line)
@@ -252,6 +255,16 @@ struct ScenarioReader {
         let factorText = pairs.first(where: { $0.key == "factor" })?.value ?? ""
         let factor = try wholeNumber(factorText, key: "factor", on: line, in: 1...1_000)
         scenario.faults.slowHost = SlowHost(host: host.lowercased(), factor: factor)
+    }
+
+    /// `disk full-after=N`: the disk takes N writes, then every write fails as if it were full.
+    private mutating func readDisk(_ line: inout ScenarioLine) throws(ScenarioError) {
+        if line.isAtEnd { throw line.expected("“full-after=<writes>”") }
+        let pairs = try readKeyValues(
+            &line, keys: ScenarioReader.diskKeys, kind: "disk", example: "full-after=5")
+        // “full-after” is the only key and at least one key is required, so it is there.
+        let text = pairs.first(where: { $0.key == "full-after" })?.value ?? ""
+        scenario.diskFullAfterWrites = try wholeNumber(text, key: "full-after", on: line, in: 0...1_000_000)
     }
 
     // MARK: - Actions

@@ -17,10 +17,15 @@ public final class Disk {
     public let cachesDirectory: URL
     private unowned let phone: Phone
     private let costs: CostModel
+    /// Writes accepted before the disk is full (nil: it never fills).
+    private let fullAfterWrites: Int?
+    /// Writes accepted so far.
+    private var writesAccepted = 0
 
-    init(phone: Phone, root: URL, costs: CostModel) throws {
+    init(phone: Phone, root: URL, costs: CostModel, fullAfterWrites: Int? = nil) throws {
         self.phone = phone
         self.costs = costs
+        self.fullAfterWrites = fullAfterWrites
         cachesDirectory = root.appendingPathComponent("Caches", isDirectory: true)
         try FileManager.default.createDirectory(at: cachesDirectory, withIntermediateDirectories: true)
     }
@@ -37,15 +42,25 @@ public final class Disk {
     }
 
     /// Writes a whole file, blocking for the write's cost. `atomically` writes a temporary file and
-    /// renames it, so a reader never sees half a file. Returns whether the write succeeded.
+    /// renames it, so a reader never sees half a file. Returns whether the write succeeded: it fails when
+    /// the folder is gone or unwritable, or when the scenario's disk is full (`disk full-after=N`); a
+    /// failed write leaves no file behind and is traced as `disk_write_failed`.
     @discardableResult
     public func write(_ data: Data, to url: URL, atomically: Bool) -> Bool {
         let cost = costs.diskWrite(bytes: data.count)
         let thread = SimulatedThread.current
         thread?.sleep(for: cost)
         do {
+            if let fullAfterWrites, writesAccepted >= fullAfterWrites {
+                throw CocoaError(.fileWriteOutOfSpace)
+            }
             try data.write(to: url, options: atomically ? [.atomic] : [])
+            writesAccepted += 1
         } catch {
+            let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace
+            phone.recorder.diskWriteFailed(
+                path: url.lastPathComponent, reason: full ? "disk full" : "cannot write the file",
+                thread: thread?.name ?? "?")
             return false
         }
         phone.recorder.diskWritten(

@@ -9,4 +9,10 @@ public enum Instruments {
     public static func diskCacheHit() {
         Phone.current?.countDiskCacheHit()
     }
+
+    /// The app gave up its disk cache for the rest of the launch (a write failed: the disk is full or the
+    /// folder is gone); traced once as `disk_cache_off` with the reason.
+    public static func diskCacheOff(reason: String) {
+        Phone.current?.reportDiskCacheOff(reason: reason)
+    }
 }

@@ -102,7 +102,8 @@ public final class Phone {
             temporaryRoot = root
         }
         defer { if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) } }
-        phone.disk = try Disk(phone: phone, root: root, costs: options.costs)
+        phone.disk = try Disk(
+            phone: phone, root: root, costs: options.costs, fullAfterWrites: scenario.diskFullAfterWrites)
         let server = try PosterServer(postersDirectory: options.postersDirectory)
         phone.network = Network(
             phone: phone, server: server, settings: scenario.network, faults: scenario.faults, seed: seed)
@@ -200,6 +201,9 @@ public final class Phone {
     }
 
     private func killApp() {
+        // Nothing of a killed app runs again: its waiting operations go without their blocks, which would
+        // otherwise keep the whole app alive (controller → queue → operation → completion block → controller).
+        for queue in appQueues { queue.abandonWaitingOperations() }
         for thread in appThreads {
             thread.isKilled = true
             thread.interrupt()
@@ -407,6 +411,9 @@ public final class Phone {
 
     /// The app served a picture from its disk cache.
     func countDiskCacheHit() { recorder.diskCacheHit() }
+
+    /// The app stopped using its disk cache for the rest of the launch.
+    func reportDiskCacheOff(reason: String) { recorder.diskCacheOff(reason: reason) }
 
     // MARK: What the screen shows
 

@@ -4,7 +4,9 @@ import Foundation
 ///
 /// A URL whose path contains `/removed/` answers 404 with a short page. Any other http(s) URL answers
 /// 200 with a PNG: the `PosterGenerator`'s poster for that URL, or, when a posters folder is given, one of
-/// its PNG files chosen by a hash of the URL (files sorted by name, so the choice is stable).
+/// its PNG files chosen by a hash of the URL (files sorted by name, so the choice is stable). A folder file
+/// that is not a valid PNG (or cannot be read) is served as it is (or empty): only the rows it lands on
+/// fail to decode.
 final class PosterServer {
     /// What the server answers for one URL.
     struct Response {
@@ -28,7 +30,20 @@ final class PosterServer {
             folderFiles = []
             return
         }
-        let names = try FileManager.default.contentsOfDirectory(atPath: postersDirectory.path)
+        let path = postersDirectory.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw WorkbookError.badInput("--posters: no such folder \(path)")
+        }
+        guard isDirectory.boolValue else {
+            throw WorkbookError.badInput("--posters: \(path) is a file, not a folder of PNG files")
+        }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            throw WorkbookError.badInput("--posters: cannot read the folder \(path)")
+        }
         folderFiles = names.filter { $0.lowercased().hasSuffix(".png") }.sorted().map {
             postersDirectory.appendingPathComponent($0)
         }

@@ -1,0 +1,159 @@
+import Foundation
+import Shared
+import Testing
+
+/// The step executables as a user runs them: exit codes, messages, pipes, and two at once on one cache.
+@Suite("Step executables")
+struct ProcessTests {
+    /// The folder holding the built step executables, if they were built next to the tests.
+    static let binaries: URL? = {
+        var candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+        for bundle in Bundle.allBundles { candidates.append(bundle.bundleURL.deletingLastPathComponent()) }
+        candidates.append(
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
+                ".build/debug"))
+        return candidates.first {
+            FileManager.default.isExecutableFile(
+                atPath: $0.appendingPathComponent("Step4CacheAndPrefetch").path)
+        }
+    }()
+
+    /// What a finished process left.
+    struct Outcome {
+        let status: Int32
+        let output: String
+        let errors: String
+    }
+
+    /// Runs a step executable to the end.
+    static func run(_ step: Step, _ arguments: [String]) throws -> Outcome {
+        let process = try start(step, arguments)
+        let output = process.output.fileHandleForReading.readDataToEndOfFile()
+        let errors = process.errors.fileHandleForReading.readDataToEndOfFile()
+        process.process.waitUntilExit()
+        return Outcome(
+            status: process.process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+            errors: String(decoding: errors, as: UTF8.self))
+    }
+
+    /// Starts a step executable with pipes for its output.
+    static func start(_ step: Step, _ arguments: [String]) throws -> (
+        process: Process, output: Pipe, errors: Pipe
+    ) {
+        let binaries = try #require(binaries)
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent(step.rawValue)
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        return (process, output, errors)
+    }
+
+    @Test(
+        "Bad arguments end with exit code 2 and a message naming the option or file",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"),
+        arguments: [
+            (["--sead", "7"], "“--sead”"),
+            (["--seed", "-1"], "“--seed”"),
+            (["--concurrency", "0"], "“--concurrency”"),
+            (["--trace"], "“--trace”"),
+            (["course"], "“course”"),
+            (["--scenario", "/nonexistent/x.scenario"], "/nonexistent/x.scenario"),
+            (["--scenario", "/"], "is a directory"),
+            (["--posters", "/nonexistent-posters"], "--posters"),
+            (["--cache-dir", "/proc/version"], "--cache-dir"),
+            (["--trace", "/nonexistent/folder/trace.jsonl"], "--trace"),
+        ])
+    func badArguments(arguments: [String], mentions: String) throws {
+        let outcome = try Self.run(.cacheAndPrefetch, arguments)
+        #expect(outcome.status == 2)
+        #expect(outcome.errors.hasPrefix("Step4CacheAndPrefetch: "), "\(outcome.errors)")
+        #expect(outcome.errors.contains(mentions), "\(outcome.errors)")
+        #expect(outcome.output.isEmpty)
+    }
+
+    @Test(
+        "--trace into an unwritable place fails before the run starts",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func unwritableTraceFailsEarly() throws {
+        let folder = try StepFixtures.folder("trace")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A folder where the trace file belongs, and a path under a regular file: neither can be written.
+        let file = folder.appendingPathComponent("plain")
+        try Data().write(to: file)
+        for path in [folder.path, file.path + "/trace.jsonl"] {
+            let start = ContinuousClock.now
+            let outcome = try Self.run(.naive, ["--trace", path, "--scenario", "long-fling"])
+            #expect(outcome.status == 2)
+            #expect(outcome.errors.contains("--trace"), "\(outcome.errors)")
+            #expect(outcome.output.isEmpty, "nothing ran")
+            #expect(ContinuousClock.now - start < .seconds(5))
+        }
+    }
+
+    @Test(
+        "Writing the report into a closed pipe ends quietly",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func closedPipe() throws {
+        let process = try Self.start(.naive, ["--scenario", "reading", "--screens"])
+        // The reader goes away at once, as `| head -0` would.
+        try process.output.fileHandleForReading.close()
+        let errors = process.errors.fileHandleForReading.readDataToEndOfFile()
+        process.process.waitUntilExit()
+        // Known: `Workbook.write` uses `FileHandle.write(_:)`, which traps (SIGILL) on EPIPE now that SIGPIPE
+        // is ignored. The fix (`try? FileHandle.standardOutput.write(contentsOf:)`) belongs in Workbook.swift,
+        // which another branch is changing; this test stops being a known issue once it lands.
+        withKnownIssue("Workbook.write traps when stdout is a closed pipe") {
+            #expect(process.process.terminationReason == .exit, "no signal, no crash")
+            #expect(process.process.terminationStatus == 0)
+            #expect(!String(decoding: errors, as: UTF8.self).contains("Crash"), "no crash report")
+        }
+    }
+
+    @Test(
+        "Two step-4 processes on one cache folder at once leave only whole files behind",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func concurrentCache() throws {
+        let folder = try StepFixtures.folder("concurrent")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = try StepFixtures.scenario(
+            "rows 60\nwait 2s\nfling to row 40\nwait 3s\nfling to row 0\nwait 2s\n", named: "shared",
+            in: folder)
+        let cache = folder.appendingPathComponent("cache").path
+        let arguments = ["--scenario", scenario, "--cache-dir", cache, "--json"]
+        let first = try Self.start(.cacheAndPrefetch, arguments)
+        let second = try Self.start(.cacheAndPrefetch, arguments + ["--seed", "99"])
+        for process in [first, second] {
+            _ = process.output.fileHandleForReading.readDataToEndOfFile()
+            process.process.waitUntilExit()
+            #expect(process.process.terminationStatus == 0)
+        }
+        let files = StepFixtures.cachedPosters(in: URL(fileURLWithPath: cache))
+        #expect(files.count > 10)
+        for file in files {
+            let bytes = [UInt8](try Data(contentsOf: file))
+            let newline = try #require(bytes.firstIndex(of: 10))
+            let header = String(decoding: bytes[..<newline], as: UTF8.self).split(separator: " ")
+            let body = Array(bytes[(newline + 1)...])
+            #expect(header.count >= 4 && header[0] == "poster-cache-v1")
+            #expect(
+                header.count >= 2 && header[1] == Substring(String(body.count)),
+                "\(file.lastPathComponent) is whole")
+            #expect(throws: Never.self) { try PNGDecoder.decode(body) }
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: URL(fileURLWithPath: cache).appendingPathComponent("Caches/Posters").path
+        ).filter { !$0.hasSuffix(".poster") }
+        #expect(leftovers.isEmpty, "no temporary files left: \(leftovers)")
+        let third = try Self.run(.cacheAndPrefetch, arguments)
+        #expect(third.status == 0)
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(third.output.utf8)) as? [String: Any])
+        let metrics = try #require(report["metrics"] as? [String: Any])
+        #expect(metrics["wrong_image_events"] as? Int == 0)
+        #expect((metrics["disk_cache_hits"] as? Int ?? 0) > 10)
+    }
+}
