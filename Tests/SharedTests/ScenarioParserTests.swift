@@ -441,7 +441,8 @@ struct ScenarioDragThroughTests {
     @Test("A drag through several rows parses into one gesture with its legs in order")
     func dragThroughParses() throws {
         let scenario = try ScenarioParser.parse(
-            "rows 50\ndrag to row 14 then row 3 then row 9 over 3s\n", name: "scrub", source: "scrub.scenario")
+            "rows 50\ndrag to row 14 then row 3 then row 9 over 3s\n", name: "scrub", source: "scrub.scenario"
+        )
         #expect(scenario.actions == [.dragThrough(rows: [14, 3, 9], microseconds: 3_000_000)])
     }
 
@@ -459,7 +460,8 @@ struct ScenarioDragThroughTests {
     @Test("The finger passes through every leg of the path at equal time steps")
     func timelineFollowsTheLegs() {
         let timeline = GestureTimeline(
-            actions: [.dragThrough(rows: [10, 2], microseconds: 2_000_000)], rows: 100, rowHeight: 100, viewport: 500)
+            actions: [.dragThrough(rows: [10, 2], microseconds: 2_000_000)], rows: 100, rowHeight: 100,
+            viewport: 500)
         let gesture = timeline.gestures[0]
         #expect(gesture.offset(at: 0) == 0)
         #expect(gesture.offset(at: 500_000) == 500)

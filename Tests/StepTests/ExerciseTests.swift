@@ -7,7 +7,8 @@ import Testing
 struct ExerciseTests {
     /// Writes a scenario file for an exercise and returns its path.
     private func scenarioFile(_ name: String, _ text: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("exercise-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "exercise-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent(name)
         try text.write(to: file, atomically: true, encoding: .utf8)
@@ -16,10 +17,12 @@ struct ExerciseTests {
 
     /// The course with the walkthrough's faster network line, and optionally a 120 Hz screen.
     private func fastCourse(refresh120: Bool) throws -> String {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent()
             .deletingLastPathComponent()
         let course = try String(
-            contentsOf: repository.appendingPathComponent("Sources/Shared/Resources/Scenarios/course.scenario"),
+            contentsOf: repository.appendingPathComponent(
+                "Sources/Shared/Resources/Scenarios/course.scenario"),
             encoding: .utf8)
         var lines = course.components(separatedBy: "\n").map { line in
             line.hasPrefix("network ")
@@ -92,7 +95,8 @@ struct ExerciseTests {
 
     @Test("Chapter 4: a second run on the same cache folder comes from disk")
     func secondRunComesFromDisk() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("posters-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "posters-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try run(.cacheAndPrefetch, scenario: "course", cacheDirectory: folder.path)
         let second = try run(.cacheAndPrefetch, scenario: "course", cacheDirectory: folder.path)

@@ -23,10 +23,10 @@ struct FaultTests {
         let failedDecodes = Set(
             run.events("decode").filter { $0.field("ok") == "false" }.compactMap { $0.field("url") })
         for row in run.finalScreen.rows where row.shows == "failed" {
-            let url = Self.traced(row.url ?? "")
+            let url = Self.traced(row.url)
             let cause =
                 failedRequests.contains(url) || failedDecodes.contains(url)
-                || URL(string: row.url ?? "")?.host == nil
+                || URL(string: row.url)?.host == nil
             #expect(
                 cause,
                 "row \(row.row) (\(row.url ?? "no URL")) shows the failure image with no failure traced")

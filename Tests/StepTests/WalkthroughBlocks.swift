@@ -38,7 +38,8 @@ enum WalkthroughBlocks {
                 index += 1
                 continue
             }
-            let directive = String(line.dropFirst("<!-- workbook:".count).dropLast(3)).trimmingCharacters(in: .whitespaces)
+            let directive = String(line.dropFirst("<!-- workbook:".count).dropLast(3)).trimmingCharacters(
+                in: .whitespaces)
             var end = index + 1
             while end < lines.count, lines[end].trimmingCharacters(in: .whitespaces) != endMarker { end += 1 }
             let body = lines[(index + 1)..<min(end, lines.count)].joined(separator: "\n")
@@ -63,11 +64,14 @@ enum WalkthroughBlocks {
             return "```text\n$ swift run \(words.dropFirst().joined(separator: " "))\n" + text + "```"
         case "table":
             guard let colon = words.firstIndex(of: ":"), colon >= 3 else {
-                throw WorkbookError.badInput("walkthrough: expected “table SCENARIO STEP… : KEY…” in “\(directive)”")
+                throw WorkbookError.badInput(
+                    "walkthrough: expected “table SCENARIO STEP… : KEY…” in “\(directive)”")
             }
             let scenario = words[1]
             let steps = try words[2..<colon].map { name in
-                guard let step = Step(rawValue: name) else { throw WorkbookError.badInput("walkthrough: unknown step \(name)") }
+                guard let step = Step(rawValue: name) else {
+                    throw WorkbookError.badInput("walkthrough: unknown step \(name)")
+                }
                 return step
             }
             let keys = Array(words[(colon + 1)...])

@@ -20,7 +20,8 @@ struct WalkthroughTests {
             } else {
                 #expect(
                     block.body == fresh,
-                    "Walkthrough.md is stale at “\(block.directive)”: run `\(WalkthroughBlocks.recordCommand)`")
+                    "Walkthrough.md is stale at “\(block.directive)”: run `\(WalkthroughBlocks.recordCommand)`"
+                )
             }
         }
         if recording {

@@ -97,7 +97,7 @@ public enum Workbook {
             let descriptor: Int32 = options.json ? 2 : 1
             let text = ScreenText.render(result, color: useColor(options.color, descriptor: descriptor))
             if options.json {
-                FileHandle.standardError.write(Data(text.utf8))
+                write(text, to: .standardError)
             } else {
                 write("\n" + text)
             }
@@ -146,18 +146,34 @@ public enum Workbook {
             return
         }
         let folder = url.deletingLastPathComponent().path
-        guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
+        var folderIsDirectory: ObjCBool = false
+        guard
+            FileManager.default.fileExists(
+                atPath: folder.isEmpty ? "." : folder, isDirectory: &folderIsDirectory),
+            folderIsDirectory.boolValue,
+            FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder)
+        else {
             throw WorkbookError.badInput(
                 "\(option): cannot write \(path) (its folder is missing or not writable)")
         }
     }
 
+    /// Prints to standard output; a reader that went away (`| head`) ends the process quietly.
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        write(text, to: .standardOutput)
+    }
+
+    /// Writes to a stream, exiting quietly (status 0) when its reader has closed it.
+    static func write(_ text: String, to handle: FileHandle) {
+        do {
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            exit(0)
+        }
     }
 
     static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
         exit(2)
     }
 

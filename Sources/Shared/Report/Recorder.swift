@@ -6,7 +6,8 @@ final class Recorder {
     private unowned let scheduler: Scheduler
     private(set) var metrics = Metrics()
     private(set) var trace: [TraceEvent] = []
-    private let keepsTrace: Bool
+    /// Whether trace events are kept (callers skip building costly fields when not).
+    let keepsTrace: Bool
     private var downloads: [DownloadRecord] = []
     /// URLs completed in the current launch, for `duplicate_downloads`.
     private var completedURLsThisLaunch: Set<String> = []

@@ -283,7 +283,7 @@ struct ScenarioReader {
             try line.expect("row", phrase: "“row <row>” after “then”")
             rows.append(try readRowNumber(&line))
         }
-        try line.expect("over", phrase: rows.count == 1 ? "“over <duration>” or “then row <row>”" : "“over <duration>”")
+        try line.expect("over", phrase: "“over <duration>”")
         let microseconds = try positionalDuration(&line, subject: "a drag")
         if rows.count == 1 {
             scenario.actions.append(.drag(toRow: rows[0], microseconds: microseconds))

@@ -81,7 +81,8 @@ struct GestureTimeline {
                 let destinations = rows.map(target)
                 var gesture = Gesture(
                     start: time, release: time + micros, end: time + micros, fromOffset: offset,
-                    releaseOffset: destinations.last ?? offset, restOffset: destinations.last ?? offset, velocity: 0)
+                    releaseOffset: destinations.last ?? offset, restOffset: destinations.last ?? offset,
+                    velocity: 0)
                 gesture.waypoints = Array(destinations.dropLast())
                 gestures.append(gesture)
                 time += micros

@@ -80,7 +80,7 @@ public final class Image: @unchecked Sendable {
     /// The workbook's pixel hash of this picture (`Bitmap.contentHash`), computed once.
     public var contentHash: String {
         if let cachedHash { return cachedHash }
-        let hash = bitmap.contentHash
+        let hash = PosterMemo.shared.hash(of: bitmap)
         cachedHash = hash
         return hash
     }

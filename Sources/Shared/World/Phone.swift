@@ -448,19 +448,21 @@ public final class Phone {
             openStop = nil
             if keepsStopSnapshots {
                 stopSnapshots.append(
-                    snapshot(label: "stop at \(MetricValue.milliseconds(stop).formatted) ms", stoppedAt: stop))
+                    snapshot(label: "stop at \(MetricValue.milliseconds(stop).formatted) ms", stoppedAt: stop)
+                )
             }
         }
     }
 
     private func recordShown(_ image: Image?, kind: Image.Kind, row: Int, cellChanged: Bool) {
-        let shows = Self.shows(kind)
-        recorder.event(
-            "cell_image",
-            [
-                .number("row", row), .text("shows", shows), .text("url", image?.sourceURL),
-                .text("image_hash", kind == .placeholder ? nil : image?.contentHash),
-            ])
+        if recorder.keepsTrace {
+            recorder.event(
+                "cell_image",
+                [
+                    .number("row", row), .text("shows", Self.shows(kind)), .text("url", image?.sourceURL),
+                    .text("image_hash", kind == .placeholder ? nil : image?.contentHash),
+                ])
+        }
         guard kind == .poster, let image else { return }
         if image.sourceURL != movies[row].urlString {
             recorder.wrongImage(row: row, url: image.sourceURL)
