@@ -57,15 +57,7 @@ enum ScenarioValue {
     ///
     /// Seconds take up to six decimals, milliseconds up to three, microseconds none.
     static func durationMicroseconds(_ text: String) -> Int64? {
-        let units: [(suffix: String, fractionDigits: Int)] = [("us", 0), ("ms", 3), ("s", 6)]
-        for unit in units where text.hasSuffix(unit.suffix) {
-            let number = text.dropLast(unit.suffix.count)
-            guard let value = fixedPoint(number, fractionDigits: unit.fractionDigits),
-                value <= UInt64(Int64.max)
-            else { return nil }
-            return Int64(value)
-        }
-        return nil
+        withUnit(text, units: [("us", 0), ("ms", 3), ("s", 6)])
     }
 
     /// A percentage with at most one decimal (`2%`, `0.5%`), in per mille (`20`, `5`).
@@ -82,7 +74,12 @@ enum ScenarioValue {
     /// Decimals are allowed down to one byte: three for KB/s, six for MB/s, none for B/s.
     static func bandwidthBytesPerSecond(_ text: String) -> Int64? {
         // The longer units come first: "KB/s" also ends in "B/s".
-        let units: [(suffix: String, fractionDigits: Int)] = [("KB/s", 3), ("MB/s", 6), ("B/s", 0)]
+        withUnit(text, units: [("KB/s", 3), ("MB/s", 6), ("B/s", 0)])
+    }
+
+    /// A number followed by the first unit it ends with, scaled to that unit's smallest step (its
+    /// `fractionDigits` decimals); nil when no unit matches or the number does not fit.
+    private static func withUnit(_ text: String, units: [(suffix: String, fractionDigits: Int)]) -> Int64? {
         for unit in units where text.hasSuffix(unit.suffix) {
             let number = text.dropLast(unit.suffix.count)
             guard let value = fixedPoint(number, fractionDigits: unit.fractionDigits),
