@@ -1,0 +1,17 @@
+/// One visible row of a snapshot.
+public struct ScreenRow: Sendable, Equatable {
+    /// The row number.
+    public let row: Int
+    /// The movie's title.
+    public let title: String
+    /// `image`, `placeholder` or `failed`.
+    public let shows: String
+    /// The pixel hash of what the cell shows (nil for the placeholder).
+    public let imageHash: String?
+    /// The row's poster URL as in the catalog.
+    public let url: String
+    /// Whether the cell's spinner is turning.
+    public let spinning: Bool
+    /// The poster's pixels, when it shows one.
+    public let bitmap: Bitmap?
+}
