@@ -1,0 +1,47 @@
+import Foundation
+import Shared
+import Testing
+
+/// A cache folder the run cannot use is refused before the run, with the option named.
+@Suite("An unusable --cache-dir")
+struct CacheDirectoryTests {
+    @Test("A file where the cache folder belongs is refused before anything runs")
+    func fileInsteadOfFolder() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cache-file-\(UUID().uuidString)")
+        try Data("not a folder".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var options = RunOptions()
+        options.cacheDirectory = file.path
+        var ran = false
+        #expect {
+            _ = try Workbook.run(step: Step.cacheAndPrefetch.rawValue, options: options) { options in
+                ran = true
+                return Step.cacheAndPrefetch.makeApp(options)
+            }
+        } throws: { error in
+            "\(error)".contains("--cache-dir") && "\(error)".contains(file.path)
+        }
+        #expect(!ran, "the app was launched")
+    }
+
+    @Test("A cache folder under a file cannot be made and is refused before anything runs")
+    func folderUnderAFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cache-parent-\(UUID().uuidString)")
+        try Data().write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var options = RunOptions()
+        options.cacheDirectory = file.appendingPathComponent("posters").path
+        var ran = false
+        #expect {
+            _ = try Workbook.run(step: Step.cacheAndPrefetch.rawValue, options: options) { options in
+                ran = true
+                return Step.cacheAndPrefetch.makeApp(options)
+            }
+        } throws: { error in
+            "\(error)".contains("--cache-dir")
+        }
+        #expect(!ran, "the app was launched")
+    }
+}
