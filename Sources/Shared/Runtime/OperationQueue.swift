@@ -26,6 +26,8 @@ public final class OperationQueue {
     }
 
     unowned let phone: Phone
+    /// The launch of the app that made this queue; a relaunch kills it.
+    let launch: Int
     let isMainQueue: Bool
     private var waiting: [Operation] = []
     private var running: [Operation] = []
@@ -43,6 +45,7 @@ public final class OperationQueue {
 
     init(phone: Phone, isMainQueue: Bool) {
         self.phone = phone
+        self.launch = phone.launch
         self.isMainQueue = isMainQueue
         if isMainQueue { name = "main" }
     }
@@ -92,7 +95,7 @@ public final class OperationQueue {
     }
 
     /// Whether the app this queue belongs to was killed by a relaunch.
-    private var isKilled: Bool { phone.isKilled(queue: self) }
+    private var isKilled: Bool { launch != phone.launch }
 
     /// Called when an operation may have become startable (cancelled while waiting).
     func operationBecameReady() {

@@ -33,12 +33,13 @@ public final class Phone {
     private let vsync: Int64Fraction
 
     // The app of the current launch.
-    private var launch = 1
+    /// Which launch of the app is running: 1, then one more at every relaunch.
+    private(set) var launch = 1
     private var app: TableViewController?
     private var mainThread: SimulatedThread?
     private(set) var mainQueue: OperationQueue!
     private var appThreads: [SimulatedThread] = []
-    private var queueLaunch: [ObjectIdentifier: Int] = [:]
+    private var appQueues: [OperationQueue] = []
     private var mainBlocks: [(operation: Operation, origin: Operation?)] = []
 
     // Scrolling as the app has seen it.
@@ -162,8 +163,6 @@ public final class Phone {
         return appQueues.allSatisfy { $0.operationCount == 0 }
     }
 
-    private var appQueues: [OperationQueue] = []
-
     // MARK: Launch, relaunch, memory warnings
 
     private func startApp() {
@@ -191,13 +190,7 @@ public final class Phone {
 
     /// Registers a queue the app made, so the phone can tell when it is idle and kill it at a relaunch.
     func register(queue: OperationQueue) {
-        queueLaunch[ObjectIdentifier(queue)] = launch
         appQueues.append(queue)
-    }
-
-    /// Whether a queue belongs to an app killed by a relaunch.
-    func isKilled(queue: OperationQueue) -> Bool {
-        queueLaunch[ObjectIdentifier(queue), default: launch] != launch
     }
 
     private func killApp() {
@@ -436,7 +429,7 @@ public final class Phone {
             if cell.imageChanged || shownImageByRow[row] != .some(identity) {
                 cell.imageChanged = false
                 shownImageByRow[row] = .some(identity)
-                recordShown(image, kind: kind, row: row, cellChanged: true)
+                recordShown(image, kind: kind, row: row)
             }
         }
         for row in shownImageByRow.keys.sorted() where table.visibleCells[row] == nil {
@@ -454,7 +447,7 @@ public final class Phone {
         }
     }
 
-    private func recordShown(_ image: Image?, kind: Image.Kind, row: Int, cellChanged: Bool) {
+    private func recordShown(_ image: Image?, kind: Image.Kind, row: Int) {
         if recorder.keepsTrace {
             recorder.event(
                 "cell_image",
