@@ -1,0 +1,29 @@
+import Foundation
+
+/// Writes measured figures as tab-separated lines, the format `Benchmarks/run` collects and `report` reads.
+///
+/// One line per figure: key, unit, median, minimum, maximum, and a free-form note. The key names the same
+/// figure on the Swift side and on the reference side, so the report can put them next to each other.
+enum FigureWriter {
+    /// Prints one figure line to standard output.
+    static func emit(_ key: String, unit: String, _ samples: Samples, note: String = "") {
+        emit(
+            key, unit: unit, median: samples.median, minimum: samples.minimum, maximum: samples.maximum,
+            note: note)
+    }
+
+    /// Prints one figure line with explicit values (a single measurement has all three equal).
+    static func emit(
+        _ key: String, unit: String, median: Double, minimum: Double, maximum: Double, note: String = ""
+    ) {
+        let fields = [key, unit, format(median), format(minimum), format(maximum), note]
+        print(fields.joined(separator: "\t"))
+    }
+
+    /// A number with enough digits to compare, without exponent noise.
+    static func format(_ value: Double) -> String {
+        if value == value.rounded() && abs(value) < 1e15 { return String(Int(value)) }
+        let digits = abs(value) >= 100 ? 1 : abs(value) >= 1 ? 3 : 5
+        return String(format: "%.\(digits)f", value)
+    }
+}
