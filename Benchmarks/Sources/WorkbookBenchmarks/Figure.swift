@@ -31,8 +31,8 @@ struct Figure: Sendable {
 
     /// The median with its range, for example `41.2 (39.8–43.0)`; just the median when all runs agree.
     var summary: String {
-        let median = FigureWriter.format(self.median)
+        let median = FigureWriter.display(self.median)
         if minimum == maximum { return median }
-        return "\(median) (\(FigureWriter.format(minimum))–\(FigureWriter.format(maximum)))"
+        return "\(median) (\(FigureWriter.display(minimum))–\(FigureWriter.display(maximum)))"
     }
 }

@@ -20,10 +20,18 @@ enum FigureWriter {
         print(fields.joined(separator: "\t"))
     }
 
-    /// A number with enough digits to compare, without exponent noise.
+    /// A number for the figures file: an integer as it is, anything else to six significant digits.
     static func format(_ value: Double) -> String {
         if value == value.rounded() && abs(value) < 1e15 { return String(Int(value)) }
-        let digits = abs(value) >= 100 ? 1 : abs(value) >= 1 ? 3 : 5
-        return String(format: "%.\(digits)f", value)
+        return String(format: "%.6g", value)
+    }
+
+    /// A number for people: integers as they are, otherwise three or four significant digits.
+    static func display(_ value: Double) -> String {
+        if value == value.rounded() && abs(value) < 1e15 { return String(Int(value)) }
+        if abs(value) >= 1000 { return String(format: "%.0f", value) }
+        if abs(value) >= 100 { return String(format: "%.1f", value) }
+        if abs(value) >= 1 { return String(format: "%.2f", value) }
+        return String(format: "%.3g", value)
     }
 }

@@ -29,7 +29,7 @@ struct SimulatorBenchmark {
         }
         let peak = PeakMemory.peakBytes
         let key = "sim.\(rows).\(FigureWriter.format(minutes))"
-        let note = "\(scenario.actions.count) actions, \(FigureWriter.format(virtualSeconds)) virtual s"
+        let note = "\(scenario.actions.count) actions, \(FigureWriter.display(virtualSeconds)) virtual s"
         FigureWriter.emit(
             key + ".seconds", unit: "s", median: seconds, minimum: seconds, maximum: seconds, note: note)
         let peakMB = Double(peak) / 1e6
