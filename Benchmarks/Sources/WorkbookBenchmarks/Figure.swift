@@ -31,8 +31,9 @@ struct Figure: Sendable {
 
     /// The median with its range, for example `41.2 (39.8–43.0)`; just the median when all runs agree.
     var summary: String {
-        let median = FigureWriter.display(self.median)
-        if minimum == maximum { return median }
-        return "\(median) (\(FigureWriter.display(minimum))–\(FigureWriter.display(maximum)))"
+        if minimum == maximum { return FigureWriter.display(median) }
+        let low = FigureWriter.display(minimum, scale: self.median)
+        let high = FigureWriter.display(maximum, scale: self.median)
+        return "\(FigureWriter.display(self.median, scale: self.median)) (\(low)–\(high))"
     }
 }

@@ -26,12 +26,25 @@ enum FigureWriter {
         return String(format: "%.6g", value)
     }
 
-    /// A number for people: integers as they are, otherwise three or four significant digits.
-    static func display(_ value: Double) -> String {
-        if value == value.rounded() && abs(value) < 1e15 { return String(Int(value)) }
-        if abs(value) >= 1000 { return String(format: "%.0f", value) }
-        if abs(value) >= 100 { return String(format: "%.1f", value) }
-        if abs(value) >= 1 { return String(format: "%.2f", value) }
-        return String(format: "%.3g", value)
+    /// A number for people, with as many decimals as `scale` (the figure's median) calls for: none from
+    /// 1,000, one from 100, two from 1, three significant digits below 1.
+    static func display(_ value: Double, scale: Double? = nil) -> String {
+        let magnitude = abs(scale ?? value)
+        if value == value.rounded() && (scale == nil || magnitude >= 1000) && abs(value) < 1e15 {
+            return String(Int(value))
+        }
+        let decimals: Int
+        if magnitude >= 1000 {
+            decimals = 0
+        } else if magnitude >= 100 {
+            decimals = 1
+        } else if magnitude >= 1 {
+            decimals = 2
+        } else if magnitude > 0 {
+            decimals = 2 - Int(log10(magnitude).rounded(.down))
+        } else {
+            decimals = 3
+        }
+        return String(format: "%.\(decimals)f", value)
     }
 }

@@ -68,28 +68,6 @@ struct ResultsReport {
         if let agreement = reference["sepia.agree"] {
             rows.append(Row(label: "Sepia pixels vs numpy", swift: agreement.note, reference: "", ratio: ""))
         }
-        func plain(_ label: String, _ key: String) {
-            guard let mine = swift[key] else { return }
-            rows.append(Row(label: "\(label) (\(mine.unit))", swift: mine.summary, reference: "", ratio: ""))
-        }
-        for step in Self.steps {
-            plain("\(step) on course, release, wall", "step.\(step).release.seconds")
-            plain("\(step) on course, release, peak RSS", "step.\(step).release.peakMB")
-            plain("\(step) on course, debug, wall", "step.\(step).debug.seconds")
-        }
-        for rowCount in Self.rowCounts {
-            for minutes in Self.minuteCounts {
-                plain(
-                    "Simulator, \(rowCount) rows × \(minutes) min, wall", "sim.\(rowCount).\(minutes).seconds"
-                )
-                plain(
-                    "Simulator, \(rowCount) rows × \(minutes) min, peak RSS",
-                    "sim.\(rowCount).\(minutes).peakMB")
-                plain(
-                    "Simulator, \(rowCount) rows × \(minutes) min, RSS above catalog",
-                    "sim.\(rowCount).\(minutes).aboveCatalogMB")
-            }
-        }
         return rows
     }
 
@@ -189,6 +167,42 @@ struct ResultsReport {
         return targets
     }
 
+    /// The steps on `course`: release wall time and peak memory, debug wall time.
+    func stepTable() -> [String] {
+        var lines = [
+            "| step on `course` | release wall (s) | release peak RSS (MB) | debug wall, built (s) |",
+            "|---|---|---|---|",
+        ]
+        for step in Self.steps {
+            let cells = ["release.seconds", "release.peakMB", "debug.seconds"].map {
+                swift["step.\(step).\($0)"]?.summary ?? "–"
+            }
+            lines.append("| \(step) | " + cells.joined(separator: " | ") + " |")
+        }
+        return lines
+    }
+
+    /// The simulator's growth curve: a row per catalog size, a column per script length; each cell the wall
+    /// time, the peak RSS and the part of it above the RSS just after the catalog was built.
+    func growthTable() -> [String] {
+        let header = Self.minuteCounts.map { "\($0) min: wall, peak RSS (above catalog)" }
+        var lines = [
+            "| simulator, placeholder app | " + header.joined(separator: " | ") + " |",
+            "|---|" + String(repeating: "---|", count: header.count),
+        ]
+        for rows in Self.rowCounts {
+            let cells = Self.minuteCounts.map { minutes -> String in
+                let key = "sim.\(rows).\(minutes)"
+                guard let wall = swift[key + ".seconds"], let peak = swift[key + ".peakMB"],
+                    let above = swift[key + ".aboveCatalogMB"]
+                else { return "–" }
+                return "\(wall.summary) s, \(peak.summary) MB (\(above.summary))"
+            }
+            lines.append("| \(rows) rows | " + cells.joined(separator: " | ") + " |")
+        }
+        return lines
+    }
+
     /// The whole report as Markdown: the figures table and the targets list.
     func markdown() -> String {
         var lines = [
@@ -198,6 +212,10 @@ struct ResultsReport {
         for row in rows() {
             lines.append("| \(row.label) | \(row.swift) | \(row.reference) | \(row.ratio) |")
         }
+        lines.append("")
+        lines.append(contentsOf: stepTable())
+        lines.append("")
+        lines.append(contentsOf: growthTable())
         lines.append("")
         lines.append("| target | result | figures |")
         lines.append("|---|---|---|")
