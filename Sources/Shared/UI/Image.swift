@@ -97,9 +97,8 @@ public final class Image: @unchecked Sendable {
         // A red cross, so a failure is unmistakable in exported screens.
         for step in 0..<170 {
             for thickness in 0..<6 {
-                let x1 = 5 + step * 170 / 170
                 let y = 50 + step
-                for x in [x1 + thickness, 175 - step + thickness - 6] where x >= 0 && x < 180 {
+                for x in [5 + step + thickness, 175 - step + thickness - 6] where x >= 0 && x < 180 {
                     let offset = (y * 180 + x) * 4
                     bitmap.rgba[offset] = 200
                     bitmap.rgba[offset + 1] = 40

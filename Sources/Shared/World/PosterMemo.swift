@@ -47,8 +47,13 @@ final class PosterMemo: @unchecked Sendable {
     /// The generated poster PNG for a URL.
     func png(for url: String) -> [UInt8] {
         if let bytes = lock.withLock({ posters[url] }) { return bytes }
-        let bytes = files.png(for: url) ?? PosterGenerator.pngData(for: url)
-        files.store(bytes, for: url)
+        let bytes: [UInt8]
+        if let stored = files.png(for: url) {
+            bytes = stored
+        } else {
+            bytes = PosterGenerator.pngData(for: url)
+            files.store(bytes, for: url)
+        }
         remember(bytes.count) { posters[url] = bytes }
         return bytes
     }
