@@ -49,14 +49,14 @@ struct PosterFileCacheTests {
         let old = Date().addingTimeInterval(-3600)
         for (index, url) in posters.enumerated() {
             cache.store(PosterGenerator.pngData(for: url), for: url)
-            // Older files first, a second apart; the first poster is read again, so it is the most recent.
-            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
-                let path = folder.appendingPathComponent(name).path
-                let attributes = try FileManager.default.attributesOfItem(atPath: path)
-                if let date = attributes[.modificationDate] as? Date, date > old.addingTimeInterval(100) {
-                    try FileManager.default.setAttributes(
-                        [.modificationDate: old.addingTimeInterval(Double(index))], ofItemAtPath: path)
-                }
+            // Each new file a second older than real time would make it, in order; the first poster is read
+            // again halfway, which makes it the most recently used.
+            var name = SHA256()
+            name.combine(url)
+            let path = folder.appendingPathComponent(String(name.hexDigest.prefix(40)) + ".png").path
+            if FileManager.default.fileExists(atPath: path) {
+                try FileManager.default.setAttributes(
+                    [.modificationDate: old.addingTimeInterval(Double(index))], ofItemAtPath: path)
             }
             if index == 5 { #expect(cache.png(for: posters[0]) != nil) }
         }

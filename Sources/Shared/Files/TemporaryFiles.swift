@@ -7,7 +7,7 @@ import Foundation
 public enum TemporaryFiles {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var paths: Set<String> = []
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var watching = false
 
     /// The prefix of every temporary file name.
     static let prefix = ".tmp-"
@@ -49,23 +49,40 @@ public enum TemporaryFiles {
     }
 
     /// From now on, SIGINT and SIGTERM remove every registered path, then end the process as the signal
-    /// would have. Called once by the command-line harness.
+    /// would have. Called once by the command-line harness, before it starts any thread: the signals are
+    /// blocked in every thread (new threads inherit that), and one thread waits for them with `sigwait`, so
+    /// the cleanup runs as ordinary code, not inside a signal handler.
     public static func removeOnInterrupt() {
-        lock.withLock {
-            guard sources.isEmpty else { return }
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler {
-                    let doomed = lock.withLock { paths }
-                    for path in doomed { try? FileManager.default.removeItem(atPath: path) }
-                    signal(number, SIG_DFL)
-                    raise(number)
-                }
-                source.resume()
-                sources.append(source)
-            }
+        let first = lock.withLock {
+            defer { watching = true }
+            return !watching
         }
+        guard first else { return }
+        var signals = interruptSignals()
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let watcher = Thread {
+            var waitedFor = interruptSignals()
+            var number: Int32 = 0
+            guard sigwait(&waitedFor, &number) == 0 else { return }
+            let doomed = lock.withLock { paths }
+            for path in doomed { try? FileManager.default.removeItem(atPath: path) }
+            signal(number, SIG_DFL)
+            var single = sigset_t()
+            sigemptyset(&single)
+            sigaddset(&single, number)
+            pthread_sigmask(SIG_UNBLOCK, &single, nil)
+            raise(number)
+        }
+        watcher.start()
+    }
+
+    /// SIGINT and SIGTERM.
+    private static func interruptSignals() -> sigset_t {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        return signals
     }
 
     /// Removes `.tmp-` files older than `age` seconds in a folder: what a killed process left behind.
