@@ -39,7 +39,7 @@ import Foundation
 /// - A file may hold at most `maximumFileBytes` (1 MB); a larger one is refused before it is read. It may
 ///   use CRLF line ends and start with a UTF-8 byte-order mark.
 /// - Caps that keep every run small (each refusal names the line and the limit): at most 100 000 rows, at
-///   most 10 000 actions, at most one hour of virtual time for the whole script (waits, drags, and flings
+///   most 2000 actions, at most one hour of virtual time for the whole script (waits, drags, and flings
 ///   with their coasting), and at most 100 rows visible at once (`height` / `row`, rounded up, plus one).
 public enum ScenarioParser {
     /// The largest scenario file read: 1 MB (1 000 000 bytes), far more than any script of gestures needs.

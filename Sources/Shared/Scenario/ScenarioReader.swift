@@ -24,7 +24,7 @@ struct ScenarioReader {
     /// The largest catalog a scenario may ask for: 100 000 rows.
     static let maximumRows = 100_000
     /// The most actions a scenario may hold.
-    static let maximumActions = 10_000
+    static let maximumActions = 2_000
     /// The longest a whole script may last in virtual time, gestures' coasting included: one hour.
     static let maximumScriptDuration: Int64 = 3_600_000_000
     /// The most rows a screen may show at once (its height over the row height, rounded up, plus one for
@@ -122,8 +122,13 @@ struct ScenarioReader {
         throw ScenarioError(
             source: scenario.source, line: actionLines[tooLong - 1],
             message:
-                "the script reaches \(ScenarioValue.formatDuration(endTime(tooLong))) of virtual time here; "
+                "the script reaches \(Self.seconds(endTime(tooLong))) of virtual time here; "
                 + "a scenario may last at most \(ScenarioValue.formatDuration(limit)) (one hour)")
+    }
+
+    /// Virtual time in seconds with up to three decimals, rounded down (`3602.143s`).
+    private static func seconds(_ microseconds: Int64) -> String {
+        ScenarioValue.formatDuration(microseconds / 1000 * 1000)
     }
 
     // MARK: - One line
