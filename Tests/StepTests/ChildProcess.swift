@@ -16,9 +16,11 @@ struct ChildProcess {
         let errors: String
     }
 
-    /// Runs an executable to its end with extra environment variables; the output goes through files, so a
-    /// large report cannot block the child.
-    static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws
+    /// Runs an executable to its end (or kills it `deadline` seconds after the start) with extra environment
+    /// variables; the output goes through files, so a large report cannot block the child.
+    static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], deadline: Double = 90
+    ) throws
         -> Outcome
     {
         let folder = try StepFixtures.folder("child")
@@ -45,9 +47,13 @@ struct ChildProcess {
         let start = ContinuousClock.now
         let spawned = posix_spawn(&pid, executable.path, &actions, nil, &cArguments, &cEnvironment)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+        // A child still running at the deadline is killed (and then fails the caller's time bound).
         var status: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
+        while wait4(pid, &status, WNOHANG, &usage) == 0 {
+            if ContinuousClock.now - start > .seconds(deadline) { kill(pid, SIGKILL) }
+            usleep(20_000)
+        }
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let signalled = status & 0x7f
