@@ -41,6 +41,9 @@ public final class Phone {
     private var appThreads: [SimulatedThread] = []
     private var appQueues: [OperationQueue] = []
     private var mainBlocks: [(operation: Operation, origin: Operation?)] = []
+    /// The main-queue block running now, if any.
+    private var runningMainBlock: Operation?
+    private var completionThreads: CompletionThreads?
 
     // Scrolling as the app has seen it.
     private var nextGesture = 0
@@ -162,7 +165,9 @@ public final class Phone {
     /// Whether the app has nothing left to do: no main-queue work, no frames, no queued operations, no
     /// transfers.
     private var isQuiet: Bool {
-        guard mainBlocks.isEmpty, !needsFrame, network.isIdle else { return false }
+        guard mainBlocks.isEmpty, !needsFrame, network.isIdle, completionThreads?.isBusy != true else {
+            return false
+        }
         return appQueues.allSatisfy { $0.operationCount == 0 }
     }
 
@@ -171,6 +176,7 @@ public final class Phone {
     private func startApp() {
         recorder.launched()
         mainQueue = OperationQueue(phone: self, isMainQueue: true)
+        completionThreads = CompletionThreads(phone: self)
         nextGesture = timeline.gestures.firstIndex { $0.start >= scheduler.now } ?? timeline.gestures.count
         gestureBegun = false
         framesRunning = false
@@ -200,6 +206,8 @@ public final class Phone {
         // Nothing of a killed app runs again: its waiting operations go without their blocks, which would
         // otherwise keep the whole app alive (controller → queue → operation → completion block → controller).
         for queue in appQueues { queue.abandonWaitingOperations() }
+        completionThreads?.abandon()
+        completionThreads = nil
         for thread in appThreads {
             thread.isKilled = true
             thread.interrupt()
@@ -235,6 +243,18 @@ public final class Phone {
         let caller = SimulatedThread.current
         if caller?.isKilled == true { return }
         enqueueOnMainThread(operation, origin: caller?.runningOperation)
+    }
+
+    /// The main queue's operations: the running block, then the waiting ones in order.
+    var mainQueueOperations: [Operation] {
+        (runningMainBlock.map { [$0] } ?? []) + mainBlocks.map(\.operation)
+    }
+
+    /// Dispatches a finished operation's completion block to a completion thread of the app, as
+    /// Foundation dispatches it to a global queue. A killed app's completions never run.
+    func dispatchCompletion(_ block: @escaping () -> Void, of operation: Operation) {
+        guard SimulatedThread.current?.isKilled != true, let completionThreads else { return }
+        completionThreads.dispatch(block, of: operation)
     }
 
     private func enqueueOnMainThread(_ operation: Operation, origin: Operation?) {
@@ -315,7 +335,9 @@ public final class Phone {
         spendOnMain(costs.mainQueueBlock)
         currentBlockOrigin = origin
         blockWasLate = false
+        runningMainBlock = operation
         operation.start()
+        runningMainBlock = nil
         currentBlockOrigin = nil
         guard SimulatedThread.current?.isKilled != true else { return }
         // What the block changed is on screen at the next vsync.
