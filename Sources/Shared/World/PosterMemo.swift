@@ -61,7 +61,7 @@ final class PosterMemo: @unchecked Sendable {
     /// The decoded pixels of PNG bytes, nil when they do not decode.
     func decode(_ data: Data) -> Bitmap? {
         if let cached = lock.withLock({ decodes[data] }) { return cached }
-        let bitmap = try? PNGDecoder.decode([UInt8](data))
+        let bitmap = try? PNGDecoder.decode([UInt8](data), maximumPixels: PosterLimits.maximumPixels)
         remember(data.count + (bitmap?.byteCount ?? 0)) { decodes[data] = .some(bitmap) }
         return bitmap
     }
