@@ -92,6 +92,9 @@ struct WorkbookPackage {
         return URL(fileURLWithPath: outcome.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// How long one run of a step may take, in seconds (a debug run of a scenario takes a few).
+    static let runTimeLimit = 60.0
+
     /// Runs a built step with `--json` (and `--trace` when asked) and reads its report.
     func run(
         _ step: String, scenario: String, options: [String], traced: Bool, bin: URL, scratch: URL
@@ -108,9 +111,22 @@ struct WorkbookPackage {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        // A step whose code loops (a row that reloads itself forever) never ends: stop it after a while.
+        let watched = Watched(process)
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.runTimeLimit) {
+            if watched.process.isRunning {
+                watched.timedOut = true
+                watched.process.terminate()
+            }
+        }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        if watched.timedOut {
+            throw CourseError(
+                "\(step) did not finish \(scenario) within \(Int(Self.runTimeLimit)) s: does something loop, "
+                    + "such as a row reloaded again and again with no work done?")
+        }
         guard process.terminationStatus == 0 else {
             let said = String(decoding: message, as: UTF8.self).split(separator: "\n").prefix(3)
                 .joined(separator: "\n")
@@ -165,6 +181,13 @@ struct WorkbookPackage {
         }
         return String(rest.prefix { $0 != "," && $0 != "}" }).trimmingCharacters(in: .whitespaces)
     }
+}
+
+/// A running step, watched by the timer that stops it.
+final class Watched: @unchecked Sendable {
+    let process: Process
+    var timedOut = false
+    init(_ process: Process) { self.process = process }
 }
 
 /// A problem `Course` reports in one line.
