@@ -175,7 +175,7 @@ enum Exercises {
                     says: "the main thread should do a fraction of step 1's work"),
                 Expectation(.noWrongImage, on: "course", says: "no row should show another row's poster"),
             ],
-            tests: "InvariantTests"),
+            tests: "stepTwo|noWrongImages"),
         Exercise(
             id: "2.5", title: "Write startDownloadForRecord", step: 2,
             kind: .write([Blank(file: "ListViewController.swift", declaration: "func startDownloadForRecord")]),
@@ -203,7 +203,7 @@ enum Exercises {
                     .metric("stops_unfilled", of: "course"), .atMost, .baseline("stops_unfilled", of: "course"),
                     says: "each finished download should reload its row"),
             ],
-            tests: "InvariantTests"),
+            tests: "stepTwo|noWrongImages"),
     ]
 
     // MARK: Chapter 3
@@ -299,7 +299,7 @@ enum Exercises {
                     .baseline("time_to_visible_ms_p95", of: "long-fling"), times: 1.1,
                     says: "the stops should fill as fast as with the code as shipped"),
             ],
-            tests: "ProgressionTests"),
+            tests: "stepThree"),
         Exercise(
             id: "3.5", title: "Write the suspension and the scroll callbacks", step: 3,
             kind: .write([
@@ -337,7 +337,7 @@ enum Exercises {
                     .metric("requests_started", of: "long-fling"), .below, .metric("requests_started", of: "step 2"),
                     times: 0.5, says: "step 3 should start far fewer requests than step 2 on long flings"),
             ],
-            tests: "ProgressionTests"),
+            tests: "stepThree"),
         Exercise(
             id: "3.6", title: "Write the cancellable ImageDownloader", step: 3,
             kind: .write([Blank(file: "ImageDownloader.swift", declaration: "func main")]),
@@ -364,7 +364,7 @@ enum Exercises {
                     .metric("decodes", of: "long-fling"), .atMost, .baseline("decodes", of: "long-fling"),
                     says: "no more decodes than the code as shipped"),
             ],
-            tests: "ProgressionTests"),
+            tests: "stepThree"),
     ]
 
     // MARK: Chapter 4
@@ -505,7 +505,7 @@ enum Exercises {
                     .metric("bytes_wasted", of: "slow-reuse"), .atMost, .baseline("bytes_wasted", of: "slow-reuse"),
                     times: 1.1, says: "loads for rows that left should stop, not waste bytes"),
             ],
-            tests: "InvariantTests"),
+            tests: "noWrongImages|stepFourHasNoLateCompletions"),
         Exercise(
             id: "4.8", title: "Write the cost-bounded LRU", step: 4,
             kind: .write([Blank(file: "ImageCache.swift", declaration: "func setImage")]),
@@ -537,7 +537,7 @@ enum Exercises {
                     .baseline("peak_image_memory_bytes", of: "long-fling"),
                     says: "memory should stay within the bound"),
             ],
-            tests: "ImageCacheTests"),
+            tests: "ImageCacheTests|stepFourBoundsMemory"),
         Exercise(
             id: "4.9", title: "Write the hashed disk-cache name", step: 4,
             kind: .write([
@@ -565,7 +565,7 @@ enum Exercises {
                     .metric("requests_started", of: "relaunch"), .atMost, .baseline("requests_started", of: "relaunch"),
                     says: "no poster should be downloaded again because its file was another's"),
             ],
-            tests: "DiskCacheDamageTests|ImageCacheTests"),
+            tests: "DiskCacheDamageTests|stepFourRelaunchesFromDisk"),
     ]
 
     // MARK: Added by teachers

@@ -13,7 +13,7 @@ let usage = """
       reset [ID]    put back the code as it was before start, and forget the exercise's progress
       watch [ID]    check again every time you save
       verify [ID]   for teachers and CI: prove every exercise (or those whose id starts with ID) judges
-                    as it should, in a scratch copy
+                    as it should, in a scratch copy (--here: in this folder, for a copy made to be thrown away)
 
     Without ID, check, hint, reset and watch take the exercise you started last.
     Progress is kept in .course/ (ignored by git).
@@ -58,7 +58,10 @@ enum CourseCommand {
             case "hint": try course.hint(exercise())
             case "reset": try course.reset(exercise())
             case "watch": try course.watch(exercise())
-            case "verify": exit(try Verify.run(prefix: id ?? "", from: package) ? 0 : 1)
+            case "verify":
+                let here = arguments.contains("--here")
+                let prefix = arguments.dropFirst().first { $0 != "--here" } ?? ""
+                exit(try Verify.run(prefix: prefix, from: package, here: here) ? 0 : 1)
             default: fail("unknown command '\(command)'. Try: swift run Course --help", code: 2)
             }
         } catch {
