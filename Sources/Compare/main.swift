@@ -15,7 +15,8 @@ enum Compare {
             let digits = name.dropFirst(4).prefix { $0.isASCII && $0.isNumber }
             var isFolder: ObjCBool = false
             let path = folder.appendingPathComponent(name).path
-            guard let number = Int(digits), FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
+            guard let number = Int(digits),
+                FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
                 !isFolder.boolValue, FileManager.default.isExecutableFile(atPath: path)
             else { return nil }
             return (number, name)

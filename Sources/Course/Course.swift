@@ -32,7 +32,9 @@ struct Course {
             let chapterNumber = Int(exercise.id.split(separator: ".").first ?? "") ?? 0
             if chapterNumber != chapter {
                 chapter = chapterNumber
-                say("\nChapter \(chapter) · \(package.stepName(exercise.step) ?? "no Step\(exercise.step) folder")")
+                say(
+                    "\nChapter \(chapter) · \(package.stepName(exercise.step) ?? "no Step\(exercise.step) folder")"
+                )
             }
             let state = progress.state(exercise.id)
             if state == .done { done += 1 }
@@ -88,23 +90,35 @@ struct Course {
         }
         say("Exercise \(exercise.id) · \(exercise.title) (\(kindWord(exercise)))\n")
         say(wrapped(exercise.task))
-        if !files.isEmpty { say("\nFile\(files.count > 1 ? "s" : "") to edit: " + files.joined(separator: ", ")) }
+        if !files.isEmpty {
+            say("\nFile\(files.count > 1 ? "s" : "") to edit: " + files.joined(separator: ", "))
+        }
         say("\nTry:")
         for command in exercise.commands { say("  " + command) }
-        say("\nWhen you are done: swift run Course check \(exercise.id)   (stuck? swift run Course hint \(exercise.id))")
+        say(
+            "\nWhen you are done: swift run Course check \(exercise.id)   (stuck? swift run Course hint \(exercise.id))"
+        )
     }
 
     /// Takes away the code a write exercise asks for, leaving `// TODO` lines with the task.
     func blank(_ blanks: [Blank], of exercise: Exercise, in stepFolder: String) throws {
-        let todo = ["TODO(exercise \(exercise.id)): \(exercise.title)."] + wrapped(exercise.task, width: 90)
+        let todo =
+            ["TODO(exercise \(exercise.id)): \(exercise.title)."]
+            + wrapped(exercise.task, width: 90)
             .split(separator: "\n").map(String.init) + ["Check with: swift run Course check \(exercise.id)"]
         for (index, blank) in blanks.enumerated() {
             let url = package.folder.appendingPathComponent("Sources/\(stepFolder)/\(blank.file)")
             let text = try String(contentsOf: url, encoding: .utf8)
-            let note = index == 0 ? todo : ["TODO(exercise \(exercise.id)): see above, or the task in `swift run Course start \(exercise.id)`."]
+            let note =
+                index == 0
+                ? todo
+                : [
+                    "TODO(exercise \(exercise.id)): see above, or the task in `swift run Course start \(exercise.id)`."
+                ]
             let changed: String?
             if let statement = blank.statement {
-                changed = SwiftSource.blankingStatement(statement, inside: blank.declaration, in: text, todo: note)
+                changed = SwiftSource.blankingStatement(
+                    statement, inside: blank.declaration, in: text, todo: note)
             } else {
                 changed = SwiftSource.blankingBody(
                     of: blank.declaration, in: text, todo: note, placeholder: blank.placeholder)
@@ -142,7 +156,8 @@ struct Course {
         if exercise.needsBaseline {
             guard let data = try? Data(contentsOf: progress.baselineFile(exercise.id)) else {
                 throw CourseError(
-                    "the runs recorded at start are missing: swift run Course reset \(exercise.id), then start it")
+                    "the runs recorded at start are missing: swift run Course reset \(exercise.id), then start it"
+                )
             }
             baselines = try JSONDecoder().decode([String: RunReport].self, from: data)
         }
@@ -192,7 +207,9 @@ struct Course {
             }
             if built.insert(step).inserted {
                 say("Building \(step)…")
-                if let errors = package.build(step) { throw CourseError("\(step) does not build:\n\(errors)") }
+                if let errors = package.build(step) {
+                    throw CourseError("\(step) does not build:\n\(errors)")
+                }
             }
         }
         let bin = package.binFolder()
@@ -208,7 +225,8 @@ struct Course {
             let options = spec.options.map { $0 == "{cache}" ? cache : $0 }
             say("Running \(step) --scenario \(scenario.shown) \(options.joined(separator: " "))")
             reports[spec.label] = try package.run(
-                step, scenario: scenario.path, options: options, traced: spec.traced, bin: bin, scratch: scratch)
+                step, scenario: scenario.path, options: options, traced: spec.traced, bin: bin,
+                scratch: scratch)
         }
         return reports
     }
@@ -222,7 +240,8 @@ struct Course {
             let students = package.folder.appendingPathComponent(path)
             if FileManager.default.fileExists(atPath: students.path) { return (students.path, path) }
             let made = scratch.appendingPathComponent(students.lastPathComponent)
-            try Self.text(of: recipe, package: package.folder).write(to: made, atomically: true, encoding: .utf8)
+            try Self.text(of: recipe, package: package.folder).write(
+                to: made, atomically: true, encoding: .utf8)
             return (made.path, "\(path) (not written yet: made as the walkthrough says)")
         }
     }
@@ -250,7 +269,9 @@ struct Course {
             say("Hint \(index + 1) of \(exercise.hints.count): \(hint)")
         }
         if progress.hints(exercise.id) > exercise.hints.count, case .write = exercise.kind {
-            say("No more hints. The code as shipped is kept in \(progress.originalsFolder(exercise.id).path).")
+            say(
+                "No more hints. The code as shipped is kept in \(progress.originalsFolder(exercise.id).path)."
+            )
         }
     }
 
@@ -272,10 +293,14 @@ struct Course {
         let stepFolder = package.stepName(exercise.step) ?? ""
         var files = exercise.files(stepFolder: stepFolder).map { package.folder.appendingPathComponent($0) }
         for spec in exercise.runs {
-            if case .file(let path, _) = spec.scenario { files.append(package.folder.appendingPathComponent(path)) }
+            if case .file(let path, _) = spec.scenario {
+                files.append(package.folder.appendingPathComponent(path))
+            }
         }
         func stamps() -> [Date?] {
-            files.map { (try? FileManager.default.attributesOfItem(atPath: $0.path))?[.modificationDate] as? Date }
+            files.map {
+                (try? FileManager.default.attributesOfItem(atPath: $0.path))?[.modificationDate] as? Date
+            }
         }
         say("Watching \(exercise.id): saving a file checks it again. Ctrl-C stops.")
         var last = stamps()

@@ -13,12 +13,15 @@ enum Exercises {
     // MARK: Chapter 1
 
     /// The course scenario on a fast network, as exercise 1.2 has the student write it.
-    static let fastNetwork = ("network ", "network rtt=20ms jitter=5ms bandwidth=20MB/s connections=6 timeout=10s")
+    static let fastNetwork = (
+        "network ", "network rtt=20ms jitter=5ms bandwidth=20MB/s connections=6 timeout=10s"
+    )
     static let fast = ScenarioChoice.file(
         path: "out/fast.scenario", make: .builtIn("course", replacing: [fastNetwork]))
     static let fast120 = ScenarioChoice.file(
         path: "out/fast120.scenario",
-        make: .builtIn("course", replacing: [fastNetwork, ("screen ", "screen height=667 row=88 refresh=120")]))
+        make: .builtIn(
+            "course", replacing: [fastNetwork, ("screen ", "screen height=667 row=88 refresh=120")]))
 
     static let chapter1: [Exercise] = [
         Exercise(
@@ -34,7 +37,8 @@ enum Exercises {
             ]),
         Exercise(
             id: "1.2", title: "A faster network", step: 1, kind: .run,
-            task: "Write out/fast.scenario: the course with a 20 MB/s network. Predict the hitch ratio, then run it.",
+            task:
+                "Write out/fast.scenario: the course with a 20 MB/s network. Predict the hitch ratio, then run it.",
             commands: [
                 "mkdir -p out && cp Sources/Shared/Resources/Scenarios/course.scenario out/fast.scenario",
                 "swift run Step1Naive --scenario out/fast.scenario",
@@ -49,7 +53,8 @@ enum Exercises {
             ],
             expectations: [
                 Expectation(
-                    .metric("main_thread_busy_ms", of: "fast"), .below, .metric("main_thread_busy_ms", of: "course"),
+                    .metric("main_thread_busy_ms", of: "fast"), .below,
+                    .metric("main_thread_busy_ms", of: "course"),
                     times: 0.5, says: "a fast network should at least halve the main thread's work"),
                 Expectation(
                     .metric("hitch_time_ms", of: "fast"), .below, .metric("hitch_time_ms", of: "course"),
@@ -60,7 +65,8 @@ enum Exercises {
             ]),
         Exercise(
             id: "1.3", title: "A 120 Hz screen", step: 1, kind: .run,
-            task: "Copy out/fast.scenario to out/fast120.scenario with refresh=120. Predict: better or worse?",
+            task:
+                "Copy out/fast.scenario to out/fast120.scenario with refresh=120. Predict: better or worse?",
             commands: [
                 "cp out/fast.scenario out/fast120.scenario",
                 "swift run Step1Naive --scenario out/fast120.scenario",
@@ -93,12 +99,14 @@ enum Exercises {
             hints: ["Compare time_to_visible_ms_p95 and requests_started with a run without the option."],
             runs: [
                 RunSpec(label: "one", step: .this, scenario: .builtIn("course")),
-                RunSpec(label: "four", step: .this, scenario: .builtIn("course"), options: ["--concurrency", "4"]),
+                RunSpec(
+                    label: "four", step: .this, scenario: .builtIn("course"), options: ["--concurrency", "4"]),
             ],
             expectations: [
                 Expectation(
                     .metric("time_to_visible_ms_p95", of: "four"), .below,
-                    .metric("time_to_visible_ms_p95", of: "one"), says: "four workers should drain the backlog sooner"),
+                    .metric("time_to_visible_ms_p95", of: "one"),
+                    says: "four workers should drain the backlog sooner"),
                 Expectation(
                     .metric("requests_started", of: "four"), .atLeast, .metric("requests_started", of: "one"),
                     times: 0.9, says: "four workers should start about as many requests: the same backlog"),
@@ -110,7 +118,8 @@ enum Exercises {
                     file: "ImageDownloader.swift", inside: "func main",
                     old: "        if isCancelled {\n            return\n        }\n", new: "", occurrence: 2)
             ]),
-            task: "In ImageDownloader.main(), delete the second `if isCancelled { return }`. Predict what changes.",
+            task:
+                "In ImageDownloader.main(), delete the second `if isCancelled { return }`. Predict what changes.",
             commands: ["swift run Step2Background"],
             hints: [
                 "Does anything in step 2 ever call cancel()?",
@@ -119,10 +128,12 @@ enum Exercises {
             runs: [RunSpec(label: "course", step: .this, scenario: .builtIn("course"))],
             expectations: [
                 Expectation(
-                    .metric("requests_started", of: "course"), .equal, .baseline("requests_started", of: "course"),
+                    .metric("requests_started", of: "course"), .equal,
+                    .baseline("requests_started", of: "course"),
                     says: "nothing should change: nothing in step 2 cancels"),
                 Expectation(
-                    .metric("bytes_downloaded", of: "course"), .equal, .baseline("bytes_downloaded", of: "course"),
+                    .metric("bytes_downloaded", of: "course"), .equal,
+                    .baseline("bytes_downloaded", of: "course"),
                     says: "nothing should change: nothing in step 2 cancels"),
                 Expectation(
                     .metric("time_to_visible_ms_p95", of: "course"), .equal,
@@ -130,19 +141,22 @@ enum Exercises {
             ]),
         Exercise(
             id: "2.3", title: "Count the waste", step: 2, kind: .run,
-            task: "Run step 2 on long-fling and compare requests_started and bytes_downloaded with their oracles.",
+            task:
+                "Run step 2 on long-fling and compare requests_started and bytes_downloaded with their oracles.",
             commands: ["swift run Step2Background --scenario long-fling"],
             hints: ["The oracle is the note beside requests_started and bytes_downloaded."],
             runs: [RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling"))],
             expectations: [
                 Expectation(
-                    .metric("requests_started", of: "long-fling"), .above, .oracle("requests", of: "long-fling"),
+                    .metric("requests_started", of: "long-fling"), .above,
+                    .oracle("requests", of: "long-fling"),
                     times: 5, says: "step 2 should start many times the oracle's requests on long flings"),
                 Expectation(
                     .metric("bytes_downloaded", of: "long-fling"), .above, .oracle("bytes", of: "long-fling"),
                     times: 5, says: "step 2 should move many times the oracle's bytes"),
                 Expectation(
-                    .metric("bytes_wasted", of: "long-fling"), .above, .metric("bytes_downloaded", of: "long-fling"),
+                    .metric("bytes_wasted", of: "long-fling"), .above,
+                    .metric("bytes_downloaded", of: "long-fling"),
                     times: 0.5, says: "most of those bytes should be wasted"),
             ]),
         Exercise(
@@ -178,7 +192,8 @@ enum Exercises {
             tests: "stepTwo|noWrongImages"),
         Exercise(
             id: "2.5", title: "Write startDownloadForRecord", step: 2,
-            kind: .write([Blank(file: "ListViewController.swift", declaration: "func startDownloadForRecord")]),
+            kind: .write([Blank(file: "ListViewController.swift", declaration: "func startDownloadForRecord")]
+            ),
             task: """
                 Write startDownloadForRecord(_:indexPath:): do nothing if a download for the row is in \
                 movieOperations.downloadsInProgress; else make an ImageDownloader whose completionBlock (unless \
@@ -197,10 +212,12 @@ enum Exercises {
                 Expectation(.screenFilled, on: "course", says: "every row should end with its poster"),
                 Expectation(.noRequestOnMainThread, on: "course", says: "downloads should run on the queue"),
                 Expectation(
-                    .metric("requests_started", of: "course"), .atMost, .baseline("requests_started", of: "course"),
+                    .metric("requests_started", of: "course"), .atMost,
+                    .baseline("requests_started", of: "course"),
                     says: "a row already downloading should not start a second download"),
                 Expectation(
-                    .metric("stops_unfilled", of: "course"), .atMost, .baseline("stops_unfilled", of: "course"),
+                    .metric("stops_unfilled", of: "course"), .atMost,
+                    .baseline("stops_unfilled", of: "course"),
                     says: "each finished download should reload its row"),
             ],
             tests: "stepTwo|noWrongImages"),
@@ -217,9 +234,11 @@ enum Exercises {
             kind: .change([
                 Edit(
                     file: "ListViewController.swift", inside: "func startDownloadForRecord",
-                    old: "            if downloader.isCancelled {\n                return\n            }\n", new: "")
+                    old: "            if downloader.isCancelled {\n                return\n            }\n",
+                    new: "")
             ]),
-            task: "In startDownloadForRecord, delete the `if downloader.isCancelled { return }` at the top of "
+            task:
+                "In startDownloadForRecord, delete the `if downloader.isCancelled { return }` at the top of "
                 + "the completion block. Predict what happens on slow-reuse.",
             commands: ["swift run Step3IdleOnly --scenario slow-reuse"],
             hints: ["Watch late_completions: completion work that ran for a cancelled operation."],
@@ -228,7 +247,8 @@ enum Exercises {
                 Expectation(
                     .metric("late_completions", of: "slow-reuse"), .above,
                     .baseline("late_completions", of: "slow-reuse"),
-                    says: "cancelled downloads should now hop to the main queue: late_completions should rise")
+                    says: "cancelled downloads should now hop to the main queue: late_completions should rise"
+                )
             ]),
         Exercise(
             id: "3.2", title: "Make step 3 look worse than step 2", step: 3, kind: .run,
@@ -256,16 +276,21 @@ enum Exercises {
             hints: ["Only visible rows are in the queue now, so more workers waste nothing."],
             runs: [
                 RunSpec(label: "one", step: .this, scenario: .builtIn("course")),
-                RunSpec(label: "three", step: .this, scenario: .builtIn("course"), options: ["--concurrency", "3"]),
+                RunSpec(
+                    label: "three", step: .this, scenario: .builtIn("course"),
+                    options: ["--concurrency", "3"]),
             ],
             expectations: [
                 Expectation(
                     .metric("time_to_visible_ms_p95", of: "three"), .below,
-                    .metric("time_to_visible_ms_p95", of: "one"), says: "three workers should fill stops sooner")
+                    .metric("time_to_visible_ms_p95", of: "one"),
+                    says: "three workers should fill stops sooner")
             ]),
         Exercise(
             id: "3.4", title: "Write loadImagesForOnscreenCells", step: 3,
-            kind: .write([Blank(file: "ListViewController.swift", declaration: "func loadImagesForOnscreenCells")]),
+            kind: .write([
+                Blank(file: "ListViewController.swift", declaration: "func loadImagesForOnscreenCells")
+            ]),
             task: """
                 Write loadImagesForOnscreenCells(): the rows with a download or filtration pending, minus the \
                 visible rows, are cancelled (cancel the operation and remove it from its map); the visible \
@@ -286,13 +311,16 @@ enum Exercises {
                 RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
             ],
             expectations: [
-                Expectation(.screenFilled, on: "course", says: "the rows the table stops on should get posters"),
-                Expectation(.screenFilled, on: "long-fling", says: "the rows the table stops on should get posters"),
+                Expectation(
+                    .screenFilled, on: "course", says: "the rows the table stops on should get posters"),
+                Expectation(
+                    .screenFilled, on: "long-fling", says: "the rows the table stops on should get posters"),
                 Expectation(
                     .metric("operations_cancelled", of: "long-fling"), .above, .number(0),
                     says: "work for rows that left the screen should be cancelled"),
                 Expectation(
-                    .metric("bytes_downloaded", of: "long-fling"), .below, .metric("bytes_downloaded", of: "step 2"),
+                    .metric("bytes_downloaded", of: "long-fling"), .below,
+                    .metric("bytes_downloaded", of: "step 2"),
                     times: 0.5, says: "step 3 should move far fewer bytes than step 2 on long flings"),
                 Expectation(
                     .metric("time_to_visible_ms_p95", of: "long-fling"), .atMost,
@@ -329,12 +357,15 @@ enum Exercises {
                 Expectation(
                     .noRequestWhileScrolling, on: "long-fling",
                     says: "no request should start while the table drags or decelerates"),
-                Expectation(.screenFilled, on: "long-fling", says: "the rows the table stops on should get posters"),
                 Expectation(
-                    .metric("stops_unfilled", of: "long-fling"), .atMost, .baseline("stops_unfilled", of: "long-fling"),
+                    .screenFilled, on: "long-fling", says: "the rows the table stops on should get posters"),
+                Expectation(
+                    .metric("stops_unfilled", of: "long-fling"), .atMost,
+                    .baseline("stops_unfilled", of: "long-fling"),
                     says: "each stop should start its rows' work at once"),
                 Expectation(
-                    .metric("requests_started", of: "long-fling"), .below, .metric("requests_started", of: "step 2"),
+                    .metric("requests_started", of: "long-fling"), .below,
+                    .metric("requests_started", of: "step 2"),
                     times: 0.5, says: "step 3 should start far fewer requests than step 2 on long flings"),
             ],
             tests: "stepThree"),
@@ -370,7 +401,8 @@ enum Exercises {
     // MARK: Chapter 4
 
     static let noCancelOnReuse = Edit(
-        file: "MovieCell.swift", inside: "func prepareForReuse", old: "        imageLoad?.cancel()\n        imageLoad = nil\n",
+        file: "MovieCell.swift", inside: "func prepareForReuse",
+        old: "        imageLoad?.cancel()\n        imageLoad = nil\n",
         new: "")
     static let noSuspension = Edit(
         file: "ListViewController.swift", inside: "func scrollViewWillBeginDragging",
@@ -382,7 +414,8 @@ enum Exercises {
             kind: .change([
                 Edit(
                     file: "ListViewController.swift", inside: "class ListViewController",
-                    old: "ImageCache(totalCostLimit: 5_000_000)", new: "ImageCache(totalCostLimit: 1_000_000)")
+                    old: "ImageCache(totalCostLimit: 5_000_000)", new: "ImageCache(totalCostLimit: 1_000_000)"
+                )
             ]),
             task: "Change ImageCache(totalCostLimit: 5_000_000) to 1_000_000. Predict the caches and memory.",
             commands: ["swift run Step4CacheAndPrefetch"],
@@ -390,14 +423,17 @@ enum Exercises {
             runs: [RunSpec(label: "course", step: .this, scenario: .builtIn("course"))],
             expectations: [
                 Expectation(
-                    .metric("memory_cache_hits", of: "course"), .below, .baseline("memory_cache_hits", of: "course"),
+                    .metric("memory_cache_hits", of: "course"), .below,
+                    .baseline("memory_cache_hits", of: "course"),
                     says: "memory_cache_hits should fall"),
                 Expectation(
-                    .metric("disk_cache_hits", of: "course"), .above, .baseline("disk_cache_hits", of: "course"),
+                    .metric("disk_cache_hits", of: "course"), .above,
+                    .baseline("disk_cache_hits", of: "course"),
                     says: "disk_cache_hits should rise: the disk catches what memory dropped"),
                 Expectation(
                     .metric("peak_image_memory_bytes", of: "course"), .below,
-                    .baseline("peak_image_memory_bytes", of: "course"), says: "peak_image_memory_bytes should fall"),
+                    .baseline("peak_image_memory_bytes", of: "course"),
+                    says: "peak_image_memory_bytes should fall"),
             ]),
         Exercise(
             id: "4.2", title: "No prefetch", step: 4,
@@ -408,7 +444,9 @@ enum Exercises {
             ]),
             task: "Change prefetchDistance = 5 to 0. Predict the wait at reading pace.",
             commands: ["swift run Step4CacheAndPrefetch --scenario reading"],
-            hints: ["Prefetch trades bytes for the user's time: look at time_to_visible_ms_p50 and bytes_wasted."],
+            hints: [
+                "Prefetch trades bytes for the user's time: look at time_to_visible_ms_p50 and bytes_wasted."
+            ],
             runs: [RunSpec(label: "reading", step: .this, scenario: .builtIn("reading"))],
             expectations: [
                 Expectation(
@@ -427,12 +465,17 @@ enum Exercises {
             ],
             hints: ["The disk cache is a real folder: the first run filled it."],
             runs: [
-                RunSpec(label: "first", step: .this, scenario: .builtIn("course"), options: ["--cache-dir", "{cache}"]),
-                RunSpec(label: "second", step: .this, scenario: .builtIn("course"), options: ["--cache-dir", "{cache}"]),
+                RunSpec(
+                    label: "first", step: .this, scenario: .builtIn("course"),
+                    options: ["--cache-dir", "{cache}"]),
+                RunSpec(
+                    label: "second", step: .this, scenario: .builtIn("course"),
+                    options: ["--cache-dir", "{cache}"]),
             ],
             expectations: [
                 Expectation(
-                    .metric("requests_started", of: "second"), .below, .metric("requests_started", of: "first"),
+                    .metric("requests_started", of: "second"), .below,
+                    .metric("requests_started", of: "first"),
                     times: 0.5, says: "the second run should need far fewer requests"),
                 Expectation(
                     .metric("disk_cache_hits", of: "second"), .above, .metric("disk_cache_hits", of: "first"),
@@ -448,14 +491,18 @@ enum Exercises {
             expectations: [
                 Expectation(
                     .metric("operations_cancelled", of: "slow-reuse"), .below,
-                    .baseline("operations_cancelled", of: "slow-reuse"), says: "fewer operations should be cancelled"),
+                    .baseline("operations_cancelled", of: "slow-reuse"),
+                    says: "fewer operations should be cancelled"),
                 Expectation(
-                    .metric("bytes_wasted", of: "slow-reuse"), .above, .baseline("bytes_wasted", of: "slow-reuse"),
+                    .metric("bytes_wasted", of: "slow-reuse"), .above,
+                    .baseline("bytes_wasted", of: "slow-reuse"),
                     says: "loads for rows that left should run on and waste bytes"),
-                Expectation(.noWrongImage, on: "slow-reuse", says: "still no wrong image: the queues are suspended"),
+                Expectation(
+                    .noWrongImage, on: "slow-reuse", says: "still no wrong image: the queues are suspended"),
             ]),
         Exercise(
-            id: "4.5", title: "Now watch wrong images appear", step: 4, kind: .change([noCancelOnReuse, noSuspension]),
+            id: "4.5", title: "Now watch wrong images appear", step: 4,
+            kind: .change([noCancelOnReuse, noSuspension]),
             task: "Keep 4.4's change, and in scrollViewWillBeginDragging also delete suspendAllOperations(). "
                 + "Predict, then run slow-reuse again.",
             commands: ["swift run Step4CacheAndPrefetch --scenario slow-reuse"],
@@ -470,7 +517,9 @@ enum Exercises {
             id: "4.6", title: "Put the cancel back", step: 4, kind: .change([noSuspension]),
             task: "Put the two lines of prepareForReuse back, leaving the suspension out. Predict.",
             commands: ["swift run Step4CacheAndPrefetch --scenario slow-reuse"],
-            hints: ["Cancelling on reuse (and forgetting the load) keeps a late answer out of a reused cell."],
+            hints: [
+                "Cancelling on reuse (and forgetting the load) keeps a late answer out of a reused cell."
+            ],
             runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
             expectations: [
                 Expectation(.noWrongImage, on: "slow-reuse", says: "the wrong images should be gone")
@@ -495,14 +544,16 @@ enum Exercises {
             ],
             runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
             expectations: [
-                Expectation(.noWrongImage, on: "slow-reuse", says: "no cell should show another row's poster"),
+                Expectation(
+                    .noWrongImage, on: "slow-reuse", says: "no cell should show another row's poster"),
                 Expectation(.screenFilled, on: "slow-reuse", says: "every row should end with its poster"),
                 Expectation(
                     .metric("operations_cancelled", of: "slow-reuse"), .atLeast,
                     .baseline("operations_cancelled", of: "slow-reuse"),
                     says: "a reused cell should give up its load"),
                 Expectation(
-                    .metric("bytes_wasted", of: "slow-reuse"), .atMost, .baseline("bytes_wasted", of: "slow-reuse"),
+                    .metric("bytes_wasted", of: "slow-reuse"), .atMost,
+                    .baseline("bytes_wasted", of: "slow-reuse"),
                     times: 1.1, says: "loads for rows that left should stop, not waste bytes"),
             ],
             tests: "noWrongImages|stepFourHasNoLateCompletions"),
@@ -526,7 +577,8 @@ enum Exercises {
             ],
             expectations: [
                 Expectation(
-                    .metric("memory_cache_hits", of: "course"), .atLeast, .baseline("memory_cache_hits", of: "course"),
+                    .metric("memory_cache_hits", of: "course"), .atLeast,
+                    .baseline("memory_cache_hits", of: "course"),
                     says: "revisited rows should come from memory as often as with the code as shipped"),
                 Expectation(
                     .metric("peak_image_memory_bytes", of: "long-fling"), .below,
@@ -559,10 +611,12 @@ enum Exercises {
             expectations: [
                 Expectation(.noWrongImage, on: "relaunch", says: "no cell should show another row's poster"),
                 Expectation(
-                    .metric("disk_cache_hits", of: "relaunch"), .atLeast, .baseline("disk_cache_hits", of: "relaunch"),
+                    .metric("disk_cache_hits", of: "relaunch"), .atLeast,
+                    .baseline("disk_cache_hits", of: "relaunch"),
                     says: "relaunches should be served from disk"),
                 Expectation(
-                    .metric("requests_started", of: "relaunch"), .atMost, .baseline("requests_started", of: "relaunch"),
+                    .metric("requests_started", of: "relaunch"), .atMost,
+                    .baseline("requests_started", of: "relaunch"),
                     says: "no poster should be downloaded again because its file was another's"),
             ],
             tests: "DiskCacheDamageTests|stepFourRelaunchesFromDisk"),

@@ -26,7 +26,8 @@ struct WorkbookPackage {
     /// Every step folder, `Sources/Step<N>…`, in course order.
     var steps: [(number: Int, name: String)] {
         let names =
-            (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Sources").path))
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: folder.appendingPathComponent("Sources").path))
             ?? []
         return names.compactMap { name in Self.stepNumber(name).map { (number: $0, name: name) } }
             .sorted { ($0.number, $0.name) < ($1.number, $1.name) }

@@ -137,7 +137,8 @@ enum SwiftSource {
         if byte == UInt8(ascii: "\"") {
             let triple = Array("\"\"\"".utf8)
             if index + 3 <= bytes.count, Array(bytes[index..<(index + 3)]) == triple {
-                return find(triple, in: bytes, from: index + 3, before: bytes.count).map { $0 + 3 } ?? bytes.count
+                return find(triple, in: bytes, from: index + 3, before: bytes.count).map { $0 + 3 }
+                    ?? bytes.count
             }
             var end = index + 1
             while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\n") {
@@ -180,7 +181,9 @@ enum SwiftSource {
         guard !needle.isEmpty, end - needle.count >= start else { return nil }
         var index = start
         while index <= end - needle.count {
-            if bytes[index] == needle[0], Array(bytes[index..<(index + needle.count)]) == needle { return index }
+            if bytes[index] == needle[0], Array(bytes[index..<(index + needle.count)]) == needle {
+                return index
+            }
             index += 1
         }
         return nil

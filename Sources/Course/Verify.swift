@@ -34,14 +34,17 @@ enum Verify {
                 Course.say("ok    \(exercise.id) \(exercise.title)")
             }
         }
-        Course.say(failures.isEmpty ? "\nevery exercise judges as it should" : "\n\(failures.count) problem(s)")
+        Course.say(
+            failures.isEmpty ? "\nevery exercise judges as it should" : "\n\(failures.count) problem(s)")
         return failures.isEmpty
     }
 
     /// Nil when the exercise judges as it should, else what is wrong.
     static func verify(_ exercise: Exercise, with course: inout Course) throws -> String? {
         let package = course.package
-        guard let stepFolder = package.stepName(exercise.step) else { return "no folder for step \(exercise.step)" }
+        guard let stepFolder = package.stepName(exercise.step) else {
+            return "no folder for step \(exercise.step)"
+        }
         switch exercise.kind {
         case .run:
             return try course.check(exercise, runTests: false) ? nil : course.lastFailure
@@ -57,7 +60,8 @@ enum Verify {
                 else { return "the edit does not apply: no \(edit.old.debugDescription) in \(edit.inside)" }
                 try changed.write(to: url, atomically: true, encoding: .utf8)
             }
-            return try course.check(exercise, runTests: false) ? nil : "with the edit made: \(course.lastFailure ?? "")"
+            return try course.check(exercise, runTests: false)
+                ? nil : "with the edit made: \(course.lastFailure ?? "")"
         case .write:
             try course.start(exercise)
             defer { _ = try? course.reset(exercise) }
@@ -69,7 +73,8 @@ enum Verify {
                 guard let original = course.progress.original(exercise.id, file: file) else {
                     return "the original of \(file) was not kept"
                 }
-                try original.write(to: package.folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
+                try original.write(
+                    to: package.folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
             }
             guard try course.check(exercise, runTests: false) else {
                 return "the code as shipped does not pass: \(course.lastFailure ?? "")"
@@ -85,8 +90,8 @@ enum Verify {
             "course-verify-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let skipped: Set<String> = [".build", ".git", ".course", "out", ".swiftpm", "Benchmarks", "Fuzz"]
-        for name in try FileManager.default.contentsOfDirectory(atPath: package.folder.path) where !skipped.contains(name)
-        {
+        for name in try FileManager.default.contentsOfDirectory(atPath: package.folder.path)
+        where !skipped.contains(name) {
             try FileManager.default.copyItem(
                 at: package.folder.appendingPathComponent(name), to: scratch.appendingPathComponent(name))
         }
@@ -104,19 +109,22 @@ enum Verify {
 
     static func mismatches(walkthrough: [(id: String, title: String)], table: [Exercise]) -> [String] {
         var problems: [String] = []
-        let titles = Dictionary(walkthrough.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+        let titles = Dictionary(
+            walkthrough.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
         for exercise in table {
             guard let title = titles[exercise.id] else {
                 problems.append("exercise \(exercise.id) is not in Walkthrough.md")
                 continue
             }
             if title != exercise.title {
-                problems.append("exercise \(exercise.id) is “\(title)” in Walkthrough.md, “\(exercise.title)” in Course")
+                problems.append(
+                    "exercise \(exercise.id) is “\(title)” in Walkthrough.md, “\(exercise.title)” in Course")
             }
         }
         let known = Set(table.map(\.id))
         for item in walkthrough where !known.contains(item.id) {
-            problems.append("exercise \(item.id) (“\(item.title)”) of Walkthrough.md is not in Course's table")
+            problems.append(
+                "exercise \(item.id) (“\(item.title)”) of Walkthrough.md is not in Course's table")
         }
         return problems
     }

@@ -22,8 +22,8 @@ struct ExerciseTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         var reports: [String: RunReport] = [:]
         for spec in exercise.runs {
-            let step = try #require(step(for: spec, of: exercise))
-            var scenario: String
+            let step = try #require(Self.step(for: spec, of: exercise))
+            let scenario: String
             switch spec.scenario {
             case .builtIn(let name):
                 scenario = name
@@ -32,7 +32,9 @@ struct ExerciseTests {
                 try Course.text(of: recipe, package: package.folder).write(
                     toFile: scenario, atomically: true, encoding: .utf8)
             }
-            let options = spec.options.map { $0 == "{cache}" ? folder.appendingPathComponent("cache").path : $0 }
+            let options = spec.options.map {
+                $0 == "{cache}" ? folder.appendingPathComponent("cache").path : $0
+            }
             let result: RunResult
             if options.isEmpty, case .builtIn = spec.scenario {
                 result = try SharedRuns.shared.result(step, scenario)
@@ -60,13 +62,15 @@ struct ExerciseTests {
     @Test("Each predict-and-run exercise shows what the walkthrough says", arguments: runExercises)
     func runExerciseHolds(id: String) throws {
         let exercise = try #require(Exercises.named(id))
-        let failure = Judge.firstFailure(of: exercise, runs: try Self.reports(for: exercise), baselines: [:])
+        let reports = try Self.reports(for: exercise)
+        let failure = Judge.firstFailure(of: exercise, runs: reports, baselines: [:])
         #expect(failure == nil, "exercise \(id): \(failure ?? "")")
     }
 
     @Test("The walkthrough lists exactly the exercises Course knows, with the same titles")
     func walkthroughMatchesTheTable() {
-        let listed = WalkthroughExercises.list(in: (try? String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)) ?? "")
+        let listed = WalkthroughExercises.list(
+            in: (try? String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)) ?? "")
         #expect(listed.count >= 20)
         #expect(Verify.mismatches(walkthrough: listed, table: Exercises.all) == [])
     }
@@ -76,7 +80,9 @@ struct ExerciseTests {
         for exercise in Exercises.all {
             let folder = try #require(Self.package.stepName(exercise.step), "no folder for \(exercise.id)")
             func text(_ file: String) throws -> String {
-                try String(contentsOf: Self.package.folder.appendingPathComponent("Sources/\(folder)/\(file)"), encoding: .utf8)
+                try String(
+                    contentsOf: Self.package.folder.appendingPathComponent("Sources/\(folder)/\(file)"),
+                    encoding: .utf8)
             }
             switch exercise.kind {
             case .run:
@@ -84,17 +90,24 @@ struct ExerciseTests {
             case .change(let edits):
                 for edit in edits {
                     let changed = SwiftSource.replacing(
-                        edit.old, with: edit.new, occurrence: edit.occurrence, inside: edit.inside, in: try text(edit.file))
-                    #expect(changed != nil, "exercise \(exercise.id): no \(edit.old.debugDescription) in \(edit.inside)")
+                        edit.old, with: edit.new, occurrence: edit.occurrence, inside: edit.inside,
+                        in: try text(edit.file))
+                    #expect(
+                        changed != nil,
+                        "exercise \(exercise.id): no \(edit.old.debugDescription) in \(edit.inside)")
                 }
             case .write(let blanks):
                 for blank in blanks {
                     let source = try text(blank.file)
                     let changed =
                         blank.statement.map {
-                            SwiftSource.blankingStatement($0, inside: blank.declaration, in: source, todo: ["TODO"])
-                        } ?? SwiftSource.blankingBody(of: blank.declaration, in: source, todo: ["TODO"], placeholder: nil)
-                    #expect(changed != nil, "exercise \(exercise.id): no \(blank.declaration) in \(blank.file)")
+                            SwiftSource.blankingStatement(
+                                $0, inside: blank.declaration, in: source, todo: ["TODO"])
+                        }
+                        ?? SwiftSource.blankingBody(
+                            of: blank.declaration, in: source, todo: ["TODO"], placeholder: nil)
+                    #expect(
+                        changed != nil, "exercise \(exercise.id): no \(blank.declaration) in \(blank.file)")
                     #expect(changed != source)
                 }
             }
@@ -106,10 +119,12 @@ struct ExerciseTests {
         var seen: Set<String> = []
         for exercise in Exercises.all {
             #expect(seen.insert(exercise.id).inserted, "\(exercise.id) twice")
-            #expect(Self.package.stepName(exercise.step) != nil, "\(exercise.id): no Step\(exercise.step) folder")
+            #expect(
+                Self.package.stepName(exercise.step) != nil, "\(exercise.id): no Step\(exercise.step) folder")
             #expect(!exercise.hints.isEmpty, "\(exercise.id) has no hint")
             #expect(!exercise.expectations.isEmpty, "\(exercise.id) judges nothing")
-            #expect(exercise.id.hasPrefix("\(exercise.step)."), "\(exercise.id) is in chapter \(exercise.step)")
+            #expect(
+                exercise.id.hasPrefix("\(exercise.step)."), "\(exercise.id) is in chapter \(exercise.step)")
         }
     }
 }
@@ -133,7 +148,8 @@ struct SwiftSourceTests {
     @Test("A body is found past braces in strings and comments, and a longer name is not taken for it")
     func findsTheBody() throws {
         let blanked = try #require(
-            SwiftSource.blankingBody(of: "func prepareForReuse", in: Self.sample, todo: ["TODO"], placeholder: nil))
+            SwiftSource.blankingBody(
+                of: "func prepareForReuse", in: Self.sample, todo: ["TODO"], placeholder: nil))
         #expect(!blanked.contains("super.prepareForReuse()"))
         #expect(blanked.contains("        // TODO\n    }\n\n    func prepareForReuseLater() {}"))
         #expect(blanked.contains("let note = \"a } in a string { \""))
@@ -150,7 +166,9 @@ struct SwiftSourceTests {
     @Test("The n-th occurrence inside a declaration is the one replaced; a missing one is nil")
     func replacesAnOccurrence() {
         let text = "func a() { x; x }\nfunc b() { x }"
-        #expect(SwiftSource.replacing("x", with: "y", occurrence: 2, inside: "func a", in: text) == "func a() { x; y }\nfunc b() { x }")
+        #expect(
+            SwiftSource.replacing("x", with: "y", occurrence: 2, inside: "func a", in: text)
+                == "func a() { x; y }\nfunc b() { x }")
         #expect(SwiftSource.replacing("x", with: "y", occurrence: 3, inside: "func a", in: text) == nil)
         #expect(SwiftSource.replacing("x", with: "y", occurrence: 1, inside: "func c", in: text) == nil)
     }

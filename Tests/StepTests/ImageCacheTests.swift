@@ -39,7 +39,9 @@ struct ImageCacheTests {
         #expect(cache.totalCost == 200)
     }
 
-    @Test("Whatever is stored and read, the cache stays within its limit and holds what it says", arguments: 0..<8)
+    @Test(
+        "Whatever is stored and read, the cache stays within its limit and holds what it says",
+        arguments: 0..<8)
     func staysWithinLimit(seed: Int) {
         var generator = SplitMix(seed: UInt64(seed) &+ 1)
         let limit = 1000

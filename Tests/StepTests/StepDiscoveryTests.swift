@@ -18,11 +18,13 @@ struct StepDiscoveryTests {
     @Test("Package.swift lists every step folder, in course order")
     func packageListsEveryStep() throws {
         let manifest = try String(
-            contentsOf: Step.sourcesFolder.deletingLastPathComponent().appendingPathComponent("Package.swift"),
+            contentsOf: Step.sourcesFolder.deletingLastPathComponent().appendingPathComponent(
+                "Package.swift"),
             encoding: .utf8)
         let start = try #require(manifest.range(of: "let steps = ["))
         let end = try #require(manifest[start.upperBound...].firstIndex(of: "]"))
-        let listed = manifest[start.upperBound..<end].split(separator: "\"").enumerated()
+        let listed = manifest[start.upperBound..<end].split(separator: "\"", omittingEmptySubsequences: false)
+            .enumerated()
             .filter { $0.offset % 2 == 1 }.map { String($0.element) }
         #expect(listed == Step.allCases.map(\.rawValue))
     }

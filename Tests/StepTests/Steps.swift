@@ -62,7 +62,8 @@ struct Step: Hashable, Sendable, CustomStringConvertible, Comparable {
         guard let type = _typeByName(mangled) as? any WorkbookStep.Type else {
             fatalError(
                 "\(rawValue).StepInfo is not linked into the tests, or does not conform to WorkbookStep: "
-                    + "add \"\(rawValue)\" to `steps` in Package.swift and keep `enum StepInfo: WorkbookStep`")
+                    + "add \"\(rawValue)\" to `steps` in Package.swift and keep `enum StepInfo: WorkbookStep`"
+            )
         }
         return type
     }
