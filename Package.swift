@@ -22,6 +22,7 @@ let package = Package(
             resources: [
                 .copy("Resources/movies.plist"),
                 .copy("Resources/Scenarios"),
+                .copy("Resources/Unifont"),
             ]
         )
     ]
