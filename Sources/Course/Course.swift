@@ -225,8 +225,8 @@ struct Course {
             let options = spec.options.map { $0 == "{cache}" ? cache : $0 }
             say("Running \(step) --scenario \(scenario.shown) \(options.joined(separator: " "))")
             reports[spec.label] = try package.run(
-                step, scenario: scenario.path, options: options, traced: spec.traced, bin: bin,
-                scratch: scratch)
+                step, scenario: scenario.path, options: options, traced: spec.traced,
+                limited: spec.step == .this, bin: bin, scratch: scratch)
         }
         return reports
     }
