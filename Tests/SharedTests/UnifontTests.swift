@@ -67,3 +67,22 @@ struct UnifontTests {
         #expect(UnifontGlyphs(file: folder.appendingPathComponent("absent.bin")).glyph("港") == nil)
     }
 }
+
+/// The terminal's `--screens`: columns line up by the cells a text takes, two for a Chinese character.
+@Suite("Terminal widths")
+struct TerminalWidthTests {
+    @Test("A Chinese character takes two cells, ASCII one, a combining mark none")
+    func widths() {
+        #expect(ScreenText.displayWidth("Night over Old Town") == 19)
+        #expect(ScreenText.displayWidth("港囧") == 4)
+        #expect(ScreenText.displayWidth("碟中谍5") == 7)
+        #expect(ScreenText.displayWidth("e\u{301}") == 1)
+    }
+
+    @Test("Padded texts end on the same cell whatever their script")
+    func padding() {
+        for title in ["港囧", "碟中谍5", "Broken Garden", "第三种爱情"] {
+            #expect(ScreenText.displayWidth(ScreenText.padded(title, toWidth: 16)) == 16)
+        }
+    }
+}
