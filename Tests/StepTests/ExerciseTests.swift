@@ -75,6 +75,22 @@ struct ExerciseTests {
         #expect(Verify.mismatches(walkthrough: listed, table: Exercises.all) == [])
     }
 
+    @Test("Every `swift run Course` command of the walkthrough names an exercise Course knows")
+    func courseCommandsNameExercises() throws {
+        let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "`" }).map(String.init)
+        var named = 0
+        for index in words.indices.dropLast(4)
+        where words[index] == "swift" && words[index + 1] == "run" && words[index + 2] == "Course"
+            && ["start", "check", "hint", "reset", "watch"].contains(words[index + 3])
+        {
+            let id = words[index + 4].trimmingCharacters(in: CharacterSet(charactersIn: ".,;:)"))
+            #expect(Exercises.named(id) != nil, "Walkthrough.md runs Course on an unknown exercise \(id)")
+            named += 1
+        }
+        #expect(named >= 20)
+    }
+
     @Test("Every exercise that edits code finds that code in the step as shipped")
     func editsFindTheirCode() throws {
         for exercise in Exercises.all {
