@@ -44,6 +44,8 @@ public enum Workbook {
         let movies = try loadMovies(rows: scenario.rows)
         var phoneOptions = PhoneOptions()
         phoneOptions.keepsTrace = keepTrace || options.tracePath != nil || options.timelinePath != nil
+        phoneOptions.keepsStopSnapshots = keepTrace || options.screens || options.exportDirectory != nil
+        ProcessMemory.useOneAllocatorArena()
         if let directory = options.cacheDirectory {
             phoneOptions.diskRoot = try writableDirectory(directory, option: "--cache-dir")
         }
