@@ -46,6 +46,8 @@ public enum Workbook {
         let movies = try loadMovies(rows: scenario.rows)
         var phoneOptions = PhoneOptions()
         phoneOptions.keepsTrace = keepTrace || options.tracePath != nil || options.timelinePath != nil
+        phoneOptions.keepsStopSnapshots = keepTrace || options.screens || options.exportDirectory != nil
+        ProcessMemory.useOneAllocatorArena()
         if let directory = options.cacheDirectory {
             let root = try writableDirectory(directory, option: "--cache-dir")
             // The disk's own folder inside, checked here so that a file in its way is named with the option.
