@@ -120,7 +120,7 @@ struct ProcessTests {
         let process = Process()
         process.executableURL = binaries.appendingPathComponent(Step.naive.rawValue)
         process.arguments = ["--scenario", "reading"]
-        process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
         let errors = Pipe()
         process.standardError = errors
         try process.run()
