@@ -160,8 +160,25 @@ public enum SystemError {
         {
             return message(Int32(underlying.code))
         }
+        if nsError.domain == NSCocoaErrorDomain, let number = posixNumber(cocoaCode: nsError.code) {
+            return message(number)
+        }
         let text = nsError.localizedDescription
         return String(text.prefix { $0 != "\n" })
+    }
+
+    /// The POSIX error behind Foundation's common file error codes (Linux's Foundation often gives only
+    /// these, with a wordy description).
+    private static func posixNumber(cocoaCode code: Int) -> Int32? {
+        switch code {
+        case CocoaError.fileNoSuchFile.rawValue, CocoaError.fileReadNoSuchFile.rawValue: return ENOENT
+        case CocoaError.fileReadNoPermission.rawValue, CocoaError.fileWriteNoPermission.rawValue:
+            return EACCES
+        case CocoaError.fileWriteFileExists.rawValue: return EEXIST
+        case CocoaError.fileWriteOutOfSpace.rawValue: return ENOSPC
+        case CocoaError.fileWriteVolumeReadOnly.rawValue: return EROFS
+        default: return nil
+        }
     }
 }
 
