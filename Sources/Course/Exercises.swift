@@ -383,16 +383,16 @@ enum Exercises {
                     + "interrupted, but its result can be thrown away.",
             ],
             runs: [
-                RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling"), traced: true),
+                RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"), traced: true),
                 RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
             ],
             expectations: [
                 Expectation(.screenFilled, on: "course", says: "every row should end with its poster"),
                 Expectation(
-                    .noDecodeAfterCancel, on: "long-fling",
+                    .noDecodeAfterCancel, on: "slow-reuse",
                     says: "a download cancelled while under way should not be decoded"),
                 Expectation(
-                    .metric("decodes", of: "long-fling"), .atMost, .baseline("decodes", of: "long-fling"),
+                    .metric("decodes", of: "slow-reuse"), .atMost, .baseline("decodes", of: "slow-reuse"),
                     says: "no more decodes than the code as shipped"),
             ],
             tests: "stepThree"),
