@@ -83,8 +83,7 @@ enum Verify {
                 var originals: [URL: String] = [:]
                 for edit in mutant {
                     let url = package.folder.appendingPathComponent("Sources/\(stepFolder)/\(edit.file)")
-                    let text = originals[url] ?? (try String(contentsOf: url, encoding: .utf8))
-                    originals[url] = originals[url] ?? text
+                    if originals[url] == nil { originals[url] = try String(contentsOf: url, encoding: .utf8) }
                     guard
                         let changed = SwiftSource.replacing(
                             edit.old, with: edit.new, occurrence: edit.occurrence, inside: edit.inside,
