@@ -120,7 +120,11 @@ struct ProcessTests {
         let process = Process()
         process.executableURL = binaries.appendingPathComponent(Step.naive.rawValue)
         process.arguments = ["--scenario", "reading"]
-        process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        guard let full = FileHandle(forWritingAtPath: "/dev/full") else {
+            Issue.record("cannot open /dev/full")
+            return
+        }
+        process.standardOutput = full
         let errors = Pipe()
         process.standardError = errors
         try process.run()
