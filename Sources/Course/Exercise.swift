@@ -34,6 +34,9 @@ struct Exercise: Sendable {
     let expectations: [Expectation]
     /// Test suites of the step (a `swift test --filter` pattern) that must pass too; nil for none.
     var tests: String? = nil
+    /// Wrong solutions `verify` makes from the code as shipped (each a list of edits) and `check` must
+    /// fail: proof that the exercise catches the mistake it is about.
+    var mutants: [[Edit]] = []
 
     /// The files the exercise edits, relative to the package.
     func files(stepFolder: String) -> [String] {

@@ -368,7 +368,14 @@ enum Exercises {
                     .metric("requests_started", of: "step 2"),
                     times: 0.5, says: "step 3 should start far fewer requests than step 2 on long flings"),
             ],
-            tests: "stepThree"),
+            tests: "stepThree",
+            mutants: [
+                [
+                    Edit(
+                        file: "ListViewController.swift", inside: "func scrollViewWillBeginDragging",
+                        old: "        suspendAllOperations()\n", new: "")
+                ]
+            ]),
         Exercise(
             id: "3.6", title: "Write the cancellable ImageDownloader", step: 3,
             kind: .write([Blank(file: "ImageDownloader.swift", declaration: "func main")]),
@@ -383,19 +390,27 @@ enum Exercises {
                     + "interrupted, but its result can be thrown away.",
             ],
             runs: [
-                RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling"), traced: true),
+                RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"), traced: true),
                 RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
             ],
             expectations: [
                 Expectation(.screenFilled, on: "course", says: "every row should end with its poster"),
                 Expectation(
-                    .noDecodeAfterCancel, on: "long-fling",
+                    .noDecodeAfterCancel, on: "slow-reuse",
                     says: "a download cancelled while under way should not be decoded"),
                 Expectation(
-                    .metric("decodes", of: "long-fling"), .atMost, .baseline("decodes", of: "long-fling"),
+                    .metric("decodes", of: "slow-reuse"), .atMost, .baseline("decodes", of: "slow-reuse"),
                     says: "no more decodes than the code as shipped"),
             ],
-            tests: "stepThree"),
+            tests: "stepThree",
+            mutants: [
+                [
+                    Edit(
+                        file: "ImageDownloader.swift", inside: "func main",
+                        old: "        if isCancelled {\n            return\n        }\n", new: "",
+                        occurrence: 2)
+                ]
+            ]),
     ]
 
     // MARK: Chapter 4

@@ -79,6 +79,27 @@ enum Verify {
             guard try course.check(exercise, runTests: false) else {
                 return "the code as shipped does not pass: \(course.lastFailure ?? "")"
             }
+            for (number, mutant) in exercise.mutants.enumerated() {
+                var originals: [URL: String] = [:]
+                for edit in mutant {
+                    let url = package.folder.appendingPathComponent("Sources/\(stepFolder)/\(edit.file)")
+                    if originals[url] == nil { originals[url] = try String(contentsOf: url, encoding: .utf8) }
+                    guard
+                        let changed = SwiftSource.replacing(
+                            edit.old, with: edit.new, occurrence: edit.occurrence, inside: edit.inside,
+                            in: try String(contentsOf: url, encoding: .utf8))
+                    else { return "mutant \(number + 1) does not apply" }
+                    try changed.write(to: url, atomically: true, encoding: .utf8)
+                }
+                let caught = !(try course.check(exercise, runTests: false))
+                for (url, text) in originals { try text.write(to: url, atomically: true, encoding: .utf8) }
+                guard caught else {
+                    return "mutant \(number + 1) (a wrong solution) passes: the check cannot tell"
+                }
+                Course.say(
+                    "      (mutant \(number + 1) caught: \(course.lastFailure?.split(separator: "\n").first ?? ""))"
+                )
+            }
             Course.say("      (with the code taken away: \(stubbed.split(separator: "\n").first ?? ""))")
             return nil
         }

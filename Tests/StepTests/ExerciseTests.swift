@@ -100,6 +100,14 @@ struct ExerciseTests {
                     contentsOf: Self.package.folder.appendingPathComponent("Sources/\(folder)/\(file)"),
                     encoding: .utf8)
             }
+            for edit in exercise.mutants.joined() {
+                let changed = SwiftSource.replacing(
+                    edit.old, with: edit.new, occurrence: edit.occurrence, inside: edit.inside,
+                    in: try text(edit.file))
+                #expect(
+                    changed != nil, "exercise \(exercise.id): a mutant's \(edit.old.debugDescription) is gone"
+                )
+            }
             switch exercise.kind {
             case .run:
                 break
