@@ -10,8 +10,9 @@ public struct PhoneOptions: Sendable {
     public var costs = CostModel()
     /// Whether to keep the trace events (needed for `--trace` and pictures).
     public var keepsTrace = true
-    /// Whether to keep a snapshot of the screen, pixels included, at every filled stop (for `--screens`
-    /// and `--export`); long benchmark runs turn it off so memory does not grow with the script.
+    /// Whether to keep a snapshot of the screen, pixels included, at every stop, when it filled or when the
+    /// user left it unfilled (for `--screens` and `--export`); long benchmark runs turn it off so memory
+    /// does not grow with the script.
     public var keepsStopSnapshots = true
 
     /// The defaults: a temporary disk, generated posters, default costs, trace kept.
