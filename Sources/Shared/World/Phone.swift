@@ -100,21 +100,20 @@ public final class Phone {
         let phone = Phone(
             scenario: scenario, seed: seed, movies: movies, costs: options.costs,
             keepsTrace: options.keepsTrace, keepsStopSnapshots: options.keepsStopSnapshots, makeApp: makeApp)
+        let server = try PosterServer(postersDirectory: options.postersDirectory)
         let temporaryRoot: URL?
         let root: URL
         if let diskRoot = options.diskRoot {
             root = diskRoot
             temporaryRoot = nil
         } else {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "workbook-disk-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)",
-                isDirectory: true)
+            root = Disk.makeTemporaryRoot()
             temporaryRoot = root
         }
-        defer { if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) } }
+        defer { if let temporaryRoot { Disk.removeTemporaryRoot(temporaryRoot) } }
         phone.disk = try Disk(
-            phone: phone, root: root, costs: options.costs, fullAfterWrites: scenario.diskFullAfterWrites)
-        let server = try PosterServer(postersDirectory: options.postersDirectory)
+            phone: phone, root: root, costs: options.costs, fullAfterWrites: scenario.diskFullAfterWrites,
+            posterSource: server.fingerprint)
         phone.network = Network(
             phone: phone, server: server, settings: scenario.network, faults: scenario.faults, seed: seed)
         let result = phone.play(step: step, server: server)
@@ -593,6 +592,9 @@ public final class Phone {
         let cost =
             bitmap.map { costs.decode(pixels: $0.width * $0.height) } ?? costs.failedDecode(bytes: data.count)
         recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
+        if bitmap == nil, let reason = PosterLimits.refusal(of: [UInt8](data.prefix(24))) {
+            recorder.event("poster_refused", [.text("url", source), .text("reason", reason)])
+        }
         thread?.sleep(for: cost)
         guard let bitmap else { return nil }
         var download: Int?
