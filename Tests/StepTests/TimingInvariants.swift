@@ -47,7 +47,8 @@ struct TimingTrace {
 ///   is covered by a late window (it added a hitch);
 /// - hang time ≥ the sum of main-thread spans of 250 ms or more, one hang each;
 /// - every stop begins when the table came to rest on the scenario's timeline (or at a launch), once;
-///   filled + unfilled stops = stops, and each stop's wait ≥ the main thread's busy time inside it.
+///   filled + unfilled stops = stops, and each stop's wait ≥ the main thread's busy time inside it;
+/// - a screen is kept for every stop, filled or not, the unfilled ones marked.
 func checkTimingInvariants(
     _ result: RunResult, scenario: Scenario, sourceLocation: SourceLocation = #_sourceLocation
 ) {
@@ -134,6 +135,17 @@ func checkTimingInvariants(
         #expect(
             vsync * 1_000_000 / rate == stop.end, "\(label): stop filled off the vsync grid at \(stop.end)",
             sourceLocation: sourceLocation)
+    }
+    // The screens kept at stops (for --screens and --export): one per stop, the unfilled ones marked.
+    #expect(result.stops.count == stops.count, "\(label): stop screens", sourceLocation: sourceLocation)
+    #expect(result.stops.filter(\.isUnfilled).count == metrics.stopsUnfilled, sourceLocation: sourceLocation)
+    for screen in result.stops {
+        let span = screen.stoppedAt.map { TimingTrace.Span(start: $0, end: screen.time) }
+        let kind = screen.isUnfilled ? trace.unfilledStops : trace.filledStops
+        #expect(
+            span.map { span in kind.contains { $0.start == span.start && $0.end == span.end } } == true,
+            "\(label): screen \(screen.label) matches no stop", sourceLocation: sourceLocation)
+        #expect(screen.label.contains("unfilled") == screen.isUnfilled, sourceLocation: sourceLocation)
     }
     let longest = stops.map(\.length).max() ?? 0
     #expect(metrics.timeToVisible(percentile: 100) == longest, sourceLocation: sourceLocation)

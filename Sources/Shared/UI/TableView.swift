@@ -106,12 +106,6 @@ public final class TableView {
         return first <= last ? first...last : nil
     }
 
-    /// Moves the content and lays out the rows at once (a reload, or a test that moves the table itself).
-    func layout(offset: Double) {
-        scroll(to: offset)
-        layoutIfNeeded()
-    }
-
     /// Moves the content as a touch does, clamped to the edges, and tells the delegate; the rows follow at
     /// the next layout (the frame's commit, or a caller that asks which rows are visible).
     func scroll(to offset: Double) {

@@ -179,6 +179,9 @@ public final class Phone {
         nextGesture = timeline.gestures.firstIndex { $0.start >= scheduler.now } ?? timeline.gestures.count
         gestureBegun = false
         framesRunning = false
+        // The new main thread is busy from the start: launching.
+        idleFrom = scheduler.now
+        idleUntil = scheduler.now
         shownImageByRow = [:]
         openStop = scheduler.now
         lastCommit = scheduler.now

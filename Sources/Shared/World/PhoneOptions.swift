@@ -10,9 +10,10 @@ public struct PhoneOptions: Sendable {
     public var costs = CostModel()
     /// Whether to keep the trace events (needed for `--trace` and pictures).
     public var keepsTrace = true
-    /// Whether to keep a snapshot of the screen, pixels included, at every filled stop (for `--screens`
-    /// and `--export`). The snapshots grow with the script, so the command line keeps them only when an
-    /// output needs them; without them a run's memory stays flat however long it plays.
+    /// Whether to keep a snapshot of the screen, pixels included, at every stop, when it filled or when the
+    /// user left it unfilled (for `--screens` and `--export`). The snapshots grow with the script, so the
+    /// command line keeps them only when an output needs them; without them a run's memory stays flat
+    /// however long it plays.
     public var keepsStopSnapshots = true
 
     /// The defaults: a temporary disk, generated posters, default costs, trace kept.
