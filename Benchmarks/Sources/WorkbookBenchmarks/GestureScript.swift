@@ -6,7 +6,7 @@ import Foundation
 enum GestureScript {
     /// One cycle of the script, about 13 virtual seconds: four reading-pace drags of three rows, each
     /// followed by a pause to read, then a fling forty rows on and a look. Near the end of the catalog
-    /// the fling goes back to the top instead.
+    /// the fling goes back to the top instead (a 1,000-row catalog wraps round several times in 5 minutes).
     static let cycleSeconds = 4 * (0.8 + 1.5) + 2.5 + 1.5
 
     /// The scenario file's text for `rows` catalog rows and about `minutes` minutes of gestures (default
@@ -24,7 +24,8 @@ enum GestureScript {
                 lines.append("drag to row \(top) over 0.8s")
                 lines.append("wait 1.5s")
             }
-            top = top + 40 < rows - 10 ? top + 40 : 0
+            // The next four drags go 12 rows further and must stay in the catalog.
+            top = top + 40 + 12 < rows ? top + 40 : 0
             lines.append("fling to row \(top)")
             lines.append("wait 1.5s")
         }

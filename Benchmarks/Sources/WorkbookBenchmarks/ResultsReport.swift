@@ -96,11 +96,11 @@ struct ResultsReport {
     /// The steps on `course`: wall time and peak memory, release and debug.
     func stepTable() -> [String] {
         var lines = [
-            "| step on `course` | release wall (s) | release peak RSS (MiB) | debug wall (s) | debug peak RSS (MiB) |",
+            "| step on `course` | release CPU s | release peak RSS (MiB) | debug CPU s | debug peak RSS (MiB) |",
             "|---|---|---|---|---|",
         ]
         for step in Self.steps {
-            let cells = ["release.seconds", "release.peakMiB", "debug.seconds", "debug.peakMiB"].map {
+            let cells = ["release.cpuSeconds", "release.peakMiB", "debug.cpuSeconds", "debug.peakMiB"].map {
                 figures["step.\(step).\($0)"]?.summary ?? "–"
             }
             lines.append("| \(step) | " + cells.joined(separator: " | ") + " |")
@@ -112,14 +112,14 @@ struct ResultsReport {
     func growthTable() -> [String] {
         let header = Self.growthSizes.map { "\($0.0) rows × \($0.1) min" }
         var lines = [
-            "| growth: wall s, peak RSS MiB | " + header.joined(separator: " | ") + " |",
+            "| growth: CPU s, peak RSS MiB | " + header.joined(separator: " | ") + " |",
             "|---|" + String(repeating: "---|", count: header.count),
         ]
         for step in Self.steps {
             for build in ["release", "debug"] {
                 let cells = Self.growthSizes.map { rows, minutes -> String in
                     let key = "growth.\(step).\(build).\(rows).\(minutes)"
-                    guard let wall = figures[key + ".seconds"], let peak = figures[key + ".peakMiB"] else {
+                    guard let wall = figures[key + ".cpuSeconds"], let peak = figures[key + ".peakMiB"] else {
                         return "–"
                     }
                     return "\(wall.summary) s, \(peak.summary) MiB"
@@ -205,11 +205,12 @@ struct ResultsReport {
                             passed: many.median <= few.median * 1.1,
                             detail: String(format: "%.2f×", many.median / few.median)))
                 }
-                if build == "release", let wall = figure(10_000, 30, "seconds") {
+                if build == "release", let wall = figure(10_000, 30, "cpuSeconds") {
                     let perMinute = wall.median / 30
                     targets.append(
                         Target(
-                            text: "\(step) ≤ 2 s per virtual minute on 10,000 rows × 30 min (this machine)",
+                            text:
+                                "\(step) ≤ 2 CPU s per virtual minute on 10,000 rows × 30 min (this machine)",
                             passed: perMinute <= 2, detail: "\(FigureWriter.display(perMinute)) s"))
                 }
             }
