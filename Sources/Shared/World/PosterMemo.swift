@@ -73,7 +73,7 @@ final class PosterMemo: @unchecked Sendable {
     /// The decoded pixels of PNG bytes, nil when they do not decode.
     func decode(_ data: Data) -> Bitmap? {
         if let cached = lock.withLock({ decodes.value(for: data, now: tick()) }) { return cached }
-        let bitmap = try? PNGDecoder.decode([UInt8](data))
+        let bitmap = try? PNGDecoder.decode([UInt8](data), maximumPixels: PosterLimits.maximumPixels)
         remember(data.count + (bitmap?.byteCount ?? 0)) {
             decodes.store(bitmap, for: data, bytes: $0, now: $1)
         }
