@@ -5,9 +5,9 @@ Run by Benchmarks/run inside its virtual environment (Pillow and numpy from PyPI
 prints figure lines in the same tab-separated format as the Swift benchmark (key, unit, median, min, max,
 note), so the report can put each Swift figure next to its reference.
 
-  images DIR                  write the four 2048x2048 test images into DIR
-  decode SET RUNS FILE...     time Pillow decoding the files to RGBA
-  encode SET RUNS MANIFEST    time Pillow encoding the raw RGBA bitmaps the Swift side dumped
+  images DIR                  write the test images into DIR, one file per decoder class
+  decode SET RUNS FILE...     time Pillow decoding the files to RGBA pixels
+  encode SET RUNS FILE...     time Pillow re-encoding the files' images, optimize=True
   sepia RUNS DIR              time numpy's sepia on DIR/sepia-input.rgba; compare with sepia-output.rgba
 """
 
@@ -34,24 +34,25 @@ def emit(key, unit, values, note=""):
 
 
 def timed(runs, work):
-    """Seconds of each of `runs` runs of work(), after one warm-up run."""
+    """CPU seconds of this thread for each of `runs` runs of work(), after one warm-up run (CPU time, as
+    the Swift side and the libpng harness measure, so other processes on the machine do not count)."""
     work()
     samples = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.thread_time()
         work()
-        samples.append(time.perf_counter() - start)
+        samples.append(time.thread_time() - start)
     return samples
 
 
 # Test images ---------------------------------------------------------------------------------------
 
-def photo_like(rng):
+def photo_like(rng, width=SIZE, height=SIZE):
     """Smooth gradients plus noise, 8-bit RGB, as float for further scaling."""
-    y, x = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64)
-    r = 128 + 90 * np.sin(x / 310.0) * np.cos(y / 270.0) + 30 * (x / SIZE)
-    g = 120 + 80 * np.sin((x + y) / 420.0) + 25 * (y / SIZE)
-    b = 110 + 70 * np.cos(np.hypot(x - SIZE / 3, y - SIZE / 2) / 180.0)
+    y, x = np.mgrid[0:height, 0:width].astype(np.float64)
+    r = 128 + 90 * np.sin(x / 310.0) * np.cos(y / 270.0) + 30 * (x / width)
+    g = 120 + 80 * np.sin((x + y) / 420.0) + 25 * (y / height)
+    b = 110 + 70 * np.cos(np.hypot(x - width / 3, y - height / 2) / 180.0)
     image = np.stack([r, g, b], axis=-1)
     image += rng.normal(0, 6, image.shape)
     return np.clip(image, 0, 255)
@@ -79,20 +80,44 @@ def sub_filtered(rows, bpp):
 ADAM7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
 
 
-def write_images(directory):
-    """photo.png and flat.png saved by Pillow; deep16.png (16-bit RGB) and interlaced.png (Adam7), which
-    Pillow cannot write, by a small writer here (Sub-filtered scanlines, zlib level 6)."""
-    rng = np.random.default_rng(7)
-    photo = photo_like(rng)
-    photo8 = photo.astype(np.uint8)
-    Image.fromarray(photo8, "RGB").save(f"{directory}/photo.png")
-    Image.new("RGB", (SIZE, SIZE), (52, 101, 164)).save(f"{directory}/flat.png")
+def rgba_of(photo, rng):
+    """The photograph with an alpha channel: a soft vignette from opaque to half transparent, plus noise."""
+    height, width = photo.shape[:2]
+    y, x = np.mgrid[0:height, 0:width].astype(np.float64)
+    distance = np.hypot((x - width / 2) / width, (y - height / 2) / height)
+    alpha = np.clip(255 - 260 * distance + rng.normal(0, 3, distance.shape), 0, 255)
+    return np.dstack([photo, alpha]).astype(np.uint8)
 
+
+def write_images(directory):
+    """One PNG per decoder class (the file name is the class):
+
+    rgb-WxH-lN, rgba-WxH-lN   photographs, 1920x1080 and 4000x3000, saved by Pillow at zlib level N
+    palette, grey             1920x1080, saved by Pillow (a 256-colour palette; 8-bit greyscale)
+    deep16                    16-bit RGB, 2048x2048, Sub-filtered (Pillow cannot write it)
+    interlaced                Adam7 RGB, 2048x2048, Sub-filtered (Pillow cannot write it)
+    """
+    rng = np.random.default_rng(7)
+    for width, height in [(1920, 1080), (4000, 3000)]:
+        photo = photo_like(rng, width, height).astype(np.uint8)
+        rgba = rgba_of(photo, rng)
+        for level in (1, 6, 9):
+            Image.fromarray(photo, "RGB").save(f"{directory}/rgb-{width}x{height}-l{level}.png",
+                                               compress_level=level)
+            Image.fromarray(rgba, "RGBA").save(f"{directory}/rgba-{width}x{height}-l{level}.png",
+                                                compress_level=level)
+        if width == 1920:
+            image = Image.fromarray(photo, "RGB")
+            image.quantize(256).save(f"{directory}/palette.png")
+            image.convert("L").save(f"{directory}/grey.png")
+
+    photo = photo_like(rng, SIZE, SIZE)
     deep = (photo * 257 + rng.integers(0, 64, photo.shape)).clip(0, 65535).astype(">u2")
     rows = deep.reshape(SIZE, SIZE * 3).view(np.uint8)
     with open(f"{directory}/deep16.png", "wb") as f:
         f.write(png_file(SIZE, SIZE, 16, 2, 0, sub_filtered(rows, 6)))
 
+    photo8 = photo.astype(np.uint8)
     raw = b""
     for x0, y0, dx, dy in ADAM7:
         sub = photo8[y0::dy, x0::dx]
@@ -110,34 +135,36 @@ def decode(name, runs, files):
     total = sum(len(b) for b in inputs)
 
     def work():
+        # Stops at the decoded RGBA pixels in Pillow's memory, as the Swift side stops at its Bitmap.
         for b in inputs:
             image = Image.open(io.BytesIO(b))
             image.load()
-            image.convert("RGBA").tobytes()
+            if image.mode != "RGBA":
+                image.convert("RGBA")
     seconds = timed(runs, work)
     note = f"{len(files)} files, {total} bytes, {pixels} px"
     emit(f"decode.{name}.MBps", "MB/s", [total / 1e6 / s for s in seconds], note)
     emit(f"decode.{name}.Mpxps", "Mpx/s", [pixels / 1e6 / s for s in seconds], note)
 
 
-def encode(name, runs, manifest):
-    """Encodes the same bitmaps the Swift encoder gets; like it, writes RGB when every pixel is opaque
-    (the check and the conversion are timed too), at Pillow's default compression level."""
-    bitmaps = []
-    for line in open(manifest):
-        path, width, height = line.rstrip("\n").split("\t")
-        bitmaps.append(Image.frombytes("RGBA", (int(width), int(height)), open(path, "rb").read()))
-    pixels = sum(b.size[0] * b.size[1] for b in bitmaps)
+def encode(name, runs, files):
+    """Re-encodes each file's image in the mode Pillow reads it in (palette stays palette, grey stays grey,
+    16-bit becomes 8-bit), with optimize=True: the smallest output Pillow offers."""
+    images = []
+    for path in files:
+        image = Image.open(path)
+        image.load()
+        images.append(image)
+    pixels = sum(i.size[0] * i.size[1] for i in images)
 
-    def encode_one(bitmap):
-        image = bitmap.convert("RGB") if bitmap.getextrema()[3] == (255, 255) else bitmap
+    def encode_one(image):
         out = io.BytesIO()
-        image.save(out, "PNG")
+        image.save(out, "PNG", optimize=True)
         return out.getbuffer().nbytes
 
-    output = sum(encode_one(b) for b in bitmaps)
-    seconds = timed(runs, lambda: [encode_one(b) for b in bitmaps])
-    note = f"{len(bitmaps)} bitmaps, {pixels} px"
+    output = sum(encode_one(i) for i in images)
+    seconds = timed(runs, lambda: [encode_one(i) for i in images])
+    note = f"{len(images)} images, {pixels} px"
     emit(f"encode.{name}.Mpxps", "Mpx/s", [pixels / 1e6 / s for s in seconds], note)
     emit(f"encode.{name}.bytes", "bytes", [output], note)
 
@@ -184,7 +211,7 @@ def main(args):
     elif command == "decode":
         decode(rest[0], int(rest[1]), rest[2:])
     elif command == "encode":
-        encode(rest[0], int(rest[1]), rest[2])
+        encode(rest[0], int(rest[1]), rest[2:])
     elif command == "sepia":
         sepia_reference(int(rest[0]), rest[1])
     else:

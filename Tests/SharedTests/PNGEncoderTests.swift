@@ -37,7 +37,7 @@ struct PNGEncoderTests {
             #expect(png.types.first == "IHDR", "\(name)")
             #expect(png.types.last == "IEND", "\(name)")
             #expect(png.types.contains("IDAT"), "\(name)")
-            #expect(Set(png.types).isSubset(of: ["IHDR", "IDAT", "IEND"]), "\(name)")
+            #expect(Set(png.types).isSubset(of: ["IHDR", "PLTE", "tRNS", "IDAT", "IEND"]), "\(name)")
             for chunk in png.chunks {
                 #expect(chunk.storedCRC == PNGContainer.expectedCRC(of: chunk), "\(name) \(chunk.type)")
             }
@@ -51,28 +51,120 @@ struct PNGEncoderTests {
         }
     }
 
-    @Test("IHDR records the size, 8-bit depth, no interlace, and RGB only when every pixel is opaque")
+    /// Bitmaps of each kind of content, each with the colour type it holds exactly in the fewest bytes a
+    /// pixel, worked out here from how the pixels were made.
+    static func layoutSamples() -> [(name: String, bitmap: Bitmap, colourType: UInt8)] {
+        var random = TestBytes(state: 5)
+        func bitmap(_ width: Int, _ height: Int, _ pixel: (Int, Int) -> RGBA) -> Bitmap {
+            var rgba: [UInt8] = []
+            for y in 0..<height {
+                for x in 0..<width {
+                    let colour = pixel(x, y)
+                    rgba += [colour.red, colour.green, colour.blue, colour.alpha]
+                }
+            }
+            return Bitmap(width: width, height: height, rgba: rgba)
+        }
+        let noise = random.bytes(64 * 48 * 4)
+        return [
+            // Every pixel grey and opaque: one grey byte a pixel (even with many levels).
+            (
+                "grey",
+                bitmap(64, 48) { x, y in RGBA(red: UInt8(x * 4), green: UInt8(x * 4), blue: UInt8(x * 4)) }, 0
+            ),
+            // Grey with more than 256 grey-and-alpha pairs: two bytes a pixel.
+            (
+                "grey-alpha",
+                bitmap(64, 48) { x, y in
+                    let level = UInt8(x * 4)
+                    return RGBA(red: level, green: level, blue: level, alpha: UInt8(y * 5))
+                }, 4
+            ),
+            // Exactly 256 colours, opaque, and 256 with some translucent: a palette.
+            (
+                "256-colours",
+                bitmap(64, 48) { x, y in RGBA(red: UInt8((x + 64 * y) % 256), green: 7, blue: 9) }, 3
+            ),
+            (
+                "translucent-palette",
+                bitmap(64, 48) { x, y in
+                    RGBA(red: UInt8(x), green: UInt8(y % 4), blue: 1, alpha: y % 4 == 0 ? 128 : 255)
+                },
+                3
+            ),
+            // 257 colours: one too many for a palette.
+            (
+                "257-colours",
+                bitmap(64, 48) { x, y in
+                    let index = x + 64 * y
+                    return RGBA(red: UInt8(index % 256), green: index == 300 ? 1 : 0, blue: 0)
+                }, 2
+            ),
+            (
+                "noise-rgb",
+                bitmap(64, 48) { x, y in
+                    let at = (x + 64 * y) * 4
+                    return RGBA(red: noise[at], green: noise[at + 1], blue: noise[at + 2])
+                }, 2
+            ),
+            (
+                "noise-rgba",
+                bitmap(64, 48) { x, y in
+                    let at = (x + 64 * y) * 4
+                    return RGBA(
+                        red: noise[at], green: noise[at + 1], blue: noise[at + 2], alpha: noise[at + 3])
+                }, 6
+            ),
+        ]
+    }
+
+    @Test("IHDR records the size, 8-bit depth, no interlace, and the smallest colour type that is exact")
     func headerFields() throws {
-        var opaque = Bitmap(width: 300, height: 2, filledWith: RGBA(red: 10, green: 20, blue: 30))
-        var translucent = opaque
-        translucent.rgba[4 * 299 + 3] = 254
-        opaque.rgba[0] = 99
-        for (bitmap, colourType) in [(opaque, UInt8(2)), (translucent, UInt8(6))] {
+        for (name, bitmap, colourType) in Self.layoutSamples() {
             let png = try #require(PNGContainer(PNGEncoder.encode(bitmap)))
             let header = try #require(png.chunks.first { $0.type == "IHDR" })
             #expect(header.data.count == 13)
-            #expect(PNGContainer.bigEndian(header.data, at: 0) == 300)
-            #expect(PNGContainer.bigEndian(header.data, at: 4) == 2)
+            #expect(PNGContainer.bigEndian(header.data, at: 0) == UInt32(bitmap.width), "\(name)")
+            #expect(PNGContainer.bigEndian(header.data, at: 4) == UInt32(bitmap.height), "\(name)")
             // Bit depth, colour type, compression, filter method, interlace.
-            #expect(Array(header.data[8..<13]) == [8, colourType, 0, 0, 0])
+            #expect(Array(header.data[8..<13]) == [8, colourType, 0, 0, 0], "\(name)")
+            // A palette comes with PLTE before the image data, and tRNS only when some entry is translucent.
+            let types = png.types
+            #expect(types.contains("PLTE") == (colourType == 3), "\(name)")
+            if let palette = types.firstIndex(of: "PLTE"), let data = types.firstIndex(of: "IDAT") {
+                #expect(palette < data, "\(name)")
+            }
+            let translucent = stride(from: 3, to: bitmap.rgba.count, by: 4).contains {
+                bitmap.rgba[$0] != 255
+            }
+            #expect(types.contains("tRNS") == (colourType == 3 && translucent), "\(name)")
         }
     }
 
-    @Test("The zlib stream has a valid header and its Adler-32 matches scanlines filtered independently")
+    @Test("Every colour type the encoder picks decodes back to exactly the same pixels")
+    func everyLayoutRoundTrips() throws {
+        for (name, bitmap, _) in Self.layoutSamples() + Self.sampleBitmaps().map({ ($0.name, $0.bitmap, 0) })
+        {
+            let decoded = try PNGDecoder.decode(PNGEncoder.encode(bitmap))
+            #expect(decoded == bitmap, "\(name)")
+        }
+    }
+
+    @Test("Generated posters keep the truecolour layout, so their bytes do not change")
+    func postersStayTruecolour() throws {
+        let png = try #require(PNGContainer(PosterGenerator.pngData(for: "https://example.com/one.png")))
+        let header = try #require(png.chunks.first { $0.type == "IHDR" })
+        #expect(header.data[9] == 2)
+        #expect(png.types == ["IHDR"] + Array(repeating: "IDAT", count: png.types.count - 2) + ["IEND"])
+    }
+
+    @Test(
+        "The truecolour zlib stream has a valid header and its Adler-32 matches scanlines filtered independently"
+    )
     func zlibStreamMatchesReferenceScanlines() throws {
         for (name, bitmap) in Self.sampleBitmaps() {
             let opaque = !stride(from: 3, to: bitmap.rgba.count, by: 4).contains { bitmap.rgba[$0] != 255 }
-            let png = try #require(PNGContainer(PNGEncoder.encode(bitmap)))
+            let png = try #require(PNGContainer(PNGEncoder.encodeTruecolour(bitmap)))
             let stream = png.zlibStream
             try #require(stream.count >= 6)
             // CMF: deflate (8) with a 32 KiB window (7); FLG: no preset dictionary; header check.

@@ -54,19 +54,4 @@ struct CodecBenchmark {
             "encode.\(name).bytes", unit: "bytes", median: outputBytes, minimum: outputBytes,
             maximum: outputBytes, note: note)
     }
-
-    /// Writes each decoded bitmap as raw RGBA (`<file>.rgba`) with a manifest line `name width height`
-    /// in `manifest.tsv`, so the reference encodes exactly the same pixels.
-    func dumpBitmaps(into directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var manifest = ""
-        for (file, bytes) in zip(files, try readFiles()) {
-            let bitmap = try PNGDecoder.decode(bytes)
-            let raw = directory.appendingPathComponent(
-                file.deletingPathExtension().lastPathComponent + ".rgba")
-            try Data(bitmap.rgba).write(to: raw)
-            manifest += "\(raw.path)\t\(bitmap.width)\t\(bitmap.height)\n"
-        }
-        try Data(manifest.utf8).write(to: directory.appendingPathComponent("manifest-\(name).tsv"))
-    }
 }

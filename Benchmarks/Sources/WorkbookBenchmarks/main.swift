@@ -8,10 +8,9 @@ let usage = """
       corpus DIR COUNT               write COUNT generated posters as PNG files into DIR
       decode SET RUNS FILE…          time PNGDecoder on the files (MB/s of input, Mpx/s)
       encode SET RUNS FILE…          time PNGEncoder on the files' decoded bitmaps (Mpx/s, output bytes)
-      dump SET DIR FILE…             write the files' decoded bitmaps as raw RGBA into DIR (for the reference)
       sepia RUNS DIR                 time SepiaFilter on 1920×1080; write its input and output into DIR
-      simulate ROWS MINUTES          play a built-in-code scenario with a placeholder-only app (wall, memory)
-      report SWIFT.tsv REFERENCE.tsv OUT.md
+      scenario ROWS MINUTES FILE     write the growth scenario of ROWS rows and MINUTES minutes into FILE
+      report FIGURES.tsv OUT.md
                                      print the results table and targets, and write them as Markdown
 
     """
@@ -33,23 +32,18 @@ func runCommand(_ arguments: [String]) throws {
     case "encode" where rest.count >= 3:
         guard let runs = Int(rest[1]) else { throw UsageError() }
         try CodecBenchmark(name: rest[0], files: files(from: 2), runs: runs).measureEncoding()
-    case "dump" where rest.count >= 3:
-        try CodecBenchmark(name: rest[0], files: files(from: 2), runs: 0)
-            .dumpBitmaps(into: URL(fileURLWithPath: rest[1]))
     case "sepia" where rest.count == 2:
         guard let runs = Int(rest[0]) else { throw UsageError() }
         try SepiaBenchmark(runs: runs).measure(writingInto: URL(fileURLWithPath: rest[1]))
-    case "simulate" where rest.count == 2:
+    case "scenario" where rest.count == 3:
         guard let rows = Int(rest[0]), let minutes = Double(rest[1]) else { throw UsageError() }
-        try SimulatorBenchmark(rows: rows, minutes: minutes).measure()
-    case "report" where rest.count == 3:
-        func figures(_ path: String) -> [String: Figure] {
-            Figure.parse((try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
-        }
-        let report = ResultsReport(swift: figures(rest[0]), reference: figures(rest[1]))
-        let markdown = report.markdown()
+        try Data(GestureScript.text(rows: rows, minutes: minutes).utf8).write(
+            to: URL(fileURLWithPath: rest[2]))
+    case "report" where rest.count == 2:
+        let text = (try? String(contentsOfFile: rest[0], encoding: .utf8)) ?? ""
+        let markdown = ResultsReport(figures: Figure.parse(text)).markdown()
         print(markdown, terminator: "")
-        try Data(markdown.utf8).write(to: URL(fileURLWithPath: rest[2]))
+        try Data(markdown.utf8).write(to: URL(fileURLWithPath: rest[1]))
     default:
         throw UsageError()
     }

@@ -53,6 +53,23 @@ enum Inflater {
         return body(UnsafeMutableBufferPointer(start: state.storage, count: state.count))
     }
 
+    /// Bytes an output buffer handed to `inflate(_:into:capacity:)` must hold past its capacity (see
+    /// `OutputBuffer.slack`).
+    static var outputSlack: Int { OutputBuffer.slack }
+
+    /// Inflates a whole zlib stream into memory the caller owns, `capacity` bytes at most (more throws
+    /// `tooMuchData`); `output` must have room for `capacity + outputSlack` bytes, the slack being
+    /// scratch. Returns how many bytes the stream inflated to.
+    static func inflate(
+        _ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, capacity: Int
+    ) throws(PNGError.ZlibProblem) -> Int {
+        var state = OutputBuffer(borrowing: output, capacity: max(0, capacity))
+        let tables = HuffmanTables()
+        defer { tables.deallocate() }
+        try inflate(input, into: &state, tables: tables)
+        return state.count
+    }
+
     /// The growing output of one inflation.
     private struct OutputBuffer {
         /// The bytes written so far, followed by uninitialised room.
@@ -73,6 +90,14 @@ enum Inflater {
             self.storage = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + Self.slack)
             self.capacity = capacity
             self.limit = limit
+        }
+
+        /// Uses memory the caller owns and frees, of `capacity + slack` bytes; it never grows, as its
+        /// capacity is its limit.
+        init(borrowing storage: UnsafeMutablePointer<UInt8>, capacity: Int) {
+            self.storage = storage
+            self.capacity = capacity
+            self.limit = capacity
         }
 
         /// Makes room for `needed` more bytes, or throws if that would pass the limit.

@@ -39,6 +39,9 @@ public enum PNGDecoder {
         // the room grows as real data arrives, never past `expected`.
         let (reachable, overflow) = chunks.compressed.count.multipliedReportingOverflow(by: 1032)
         let capacity = overflow ? expected : min(expected, reachable + 1032)
+        if !header.interlaced && header.bitDepth >= 8 && capacity == expected {
+            return try decodeInPlace(chunks)
+        }
         // The inflated scanlines are unfiltered where the inflater left them and expanded straight into
         // the bitmap's pixels: no copy of them is made.
         let outcome: Result<[UInt8], PNGError> = chunks.compressed.withUnsafeBufferPointer { input in
@@ -56,6 +59,95 @@ public enum PNGDecoder {
             }
         }
         return Bitmap(width: header.width, height: header.height, rgba: try outcome.get())
+    }
+
+    /// Decodes a non-interlaced image of 8 or 16 bits a sample inside the memory of its own pixel array.
+    ///
+    /// The scanlines are inflated into the array's last bytes (the array is made large enough to hold
+    /// them when they outgrow the pixels, as RGBA's filter bytes do), then each row in turn is unfiltered
+    /// in place, copied aside and expanded to its pixels at the front of the array. Row y's pixels end
+    /// where row y + 1's scanline starts or before, since a scanline never holds more bytes a pixel than
+    /// its share of the array, so no row is overwritten before it is read; the row above, which the
+    /// filters need, is the copy. So one allocation serves the inflater and the bitmap, and the pixels
+    /// are written once. Used when the compressed data could fill the image (see `decode`), so a small
+    /// file claiming a huge image still reserves nothing huge.
+    static func decodeInPlace(_ chunks: Chunks) throws(PNGError) -> Bitmap {
+        let header = chunks.header
+        let expected = header.filteredByteCount
+        let pixelBytes = header.width * header.height * 4
+        let room = max(pixelBytes, expected)
+        var outcome: PNGError?
+        let rgba = [UInt8](unsafeUninitializedCapacity: room + Inflater.outputSlack) { buffer, count in
+            count = 0
+            guard let memory = buffer.baseAddress else { return }
+            let scanlines = memory + (room - expected)
+            let inflated: Result<Int, PNGError.ZlibProblem> = chunks.compressed.withUnsafeBufferPointer {
+                input in
+                do throws(PNGError.ZlibProblem) {
+                    return .success(try Inflater.inflate(input, into: scanlines, capacity: expected))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch inflated {
+            case .failure(let error):
+                if case .tooMuchData = error {
+                    outcome = .imageDataTooLong(expected: expected)
+                } else {
+                    outcome = .badZlibStream(error)
+                }
+            case .success(let written) where written != expected:
+                outcome = .imageDataTooShort(expected: expected, actual: written)
+            case .success:
+                outcome = reconstructInPlace(scanlines, into: memory, chunks: chunks)
+                if outcome == nil { count = pixelBytes }
+            }
+        }
+        if let outcome { throw outcome }
+        return Bitmap(width: header.width, height: header.height, rgba: rgba)
+    }
+
+    /// Unfilters and expands the rows of a non-interlaced image whose scanlines lie in the same memory as
+    /// its pixels, behind them (see `decodeInPlace`).
+    static func reconstructInPlace(
+        _ scanlines: UnsafeMutablePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, chunks: Chunks
+    ) -> PNGError? {
+        let header = chunks.header
+        let rowBytes = header.rowBytes(pixels: header.width)
+        let stride = header.filterStride
+        // The row above (zeros for the first) and the current row, as unfiltered copies.
+        var rows = [UInt8](repeating: 0, count: 2 * rowBytes)
+        return rows.withUnsafeMutableBufferPointer { rowsBuffer -> PNGError? in
+            chunks.palette.withUnsafeBufferPointer { paletteBuffer -> PNGError? in
+                guard let copies = rowsBuffer.baseAddress, let palette = paletteBuffer.baseAddress else {
+                    return nil
+                }
+                let expander = PNGPixelExpander(
+                    header: header, palette: palette, paletteCount: chunks.paletteCount,
+                    keyRed: chunks.key.red, keyGreen: chunks.key.green, keyBlue: chunks.key.blue)
+                var prior = copies
+                var current = copies + rowBytes
+                var row = 0
+                while row < header.height {
+                    let filterByte = scanlines + row * (rowBytes + 1)
+                    let line = filterByte + 1
+                    if let failure = PNGRowFilter.unfilter(
+                        line, filterType: filterByte.pointee, prior: prior, rowBytes: rowBytes, stride: stride
+                    ) {
+                        return failure
+                    }
+                    current.update(from: line, count: rowBytes)
+                    if let failure = expander.expand(
+                        row: current, pixels: header.width, into: out + row * header.width * 4, outStride: 4)
+                    {
+                        return failure
+                    }
+                    swap(&prior, &current)
+                    row += 1
+                }
+                return nil
+            }
+        }
     }
 
     /// What the chunks of a PNG file say, once read and checked.

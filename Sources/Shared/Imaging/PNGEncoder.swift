@@ -1,38 +1,63 @@
 /// Writes bitmaps as PNG files with real deflate compression.
 ///
-/// The output is an 8-bit truecolour PNG: RGB (colour type 2) when every pixel is opaque,
-/// RGBA (colour type 6) otherwise; not interlaced. Each scanline gets the filter (None, Sub,
-/// Up, Average or Paeth) whose output bytes, read as signed, have the smallest sum of absolute
-/// values, the heuristic libpng and most encoders use. The filtered scanlines are compressed
-/// by `Deflater` into one zlib stream, split over IDAT chunks of at most `idatChunkSize`
-/// bytes. The chunks are IHDR, IDAT…, IEND; no ancillary chunks, so the bytes depend on the
-/// pixels alone and are the same on every platform.
+/// The output is an 8-bit PNG in the smallest colour type that holds the pixels exactly (see
+/// `smallestLayout(_:)`): greyscale, a palette of at most 256 colours, grey and alpha, RGB, or RGBA; not
+/// interlaced. Each truecolour or grey scanline gets the filter (None, Sub, Up, Average or Paeth) whose
+/// output bytes, read as signed, have the smallest sum of absolute values, the heuristic libpng and most
+/// encoders use; palette scanlines are not filtered (indices are not quantities, so differences of them
+/// only hide their repeats). The filtered scanlines are compressed by `Deflater` into one zlib stream,
+/// split over IDAT chunks of at most `idatChunkSize` bytes. The chunks are IHDR, PLTE and tRNS for a
+/// palette, IDAT…, IEND; no other ancillary chunks, so the bytes depend on the pixels alone and are the
+/// same on every platform.
 public enum PNGEncoder {
     /// The eight bytes every PNG file starts with.
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     /// The largest IDAT chunk written; longer streams are split over several.
     static let idatChunkSize = 65536
 
-    /// The PNG file for a bitmap.
+    /// The PNG file for a bitmap, in the smallest exact colour type.
     ///
     /// A bitmap with no pixels (zero width or height) is written with those dimensions,
     /// which PNG readers reject: PNG has no empty images.
     public static func encode(_ bitmap: Bitmap) -> [UInt8] {
-        let isOpaque = isFullyOpaque(bitmap)
-        let scanlines = filteredScanlines(bitmap, bytesPerPixel: isOpaque ? 3 : 4)
+        encode(bitmap, layout: smallestLayout(bitmap))
+    }
+
+    /// The PNG file for a bitmap as truecolour whatever its colours: RGB when every pixel is opaque, RGBA
+    /// otherwise. The simulated server's posters are written so, as they always have been: their bytes,
+    /// and so every figure the course prints about downloads, stay the same.
+    static func encodeTruecolour(_ bitmap: Bitmap) -> [UInt8] {
+        encode(bitmap, layout: isFullyOpaque(bitmap) ? .rgb : .rgba)
+    }
+
+    /// The PNG file for a bitmap in a given layout (one that holds its pixels).
+    static func encode(_ bitmap: Bitmap, layout: Layout) -> [UInt8] {
+        let scanlines = filteredScanlines(bitmap, layout: layout)
         let stream = Deflater.zlibCompress(scanlines)
 
         var file: [UInt8] = []
         file.reserveCapacity(
-            signature.count + 25 + stream.count + 12 * (stream.count / idatChunkSize + 1) + 12)
+            signature.count + 25 + 1_060 + stream.count + 12 * (stream.count / idatChunkSize + 1) + 12)
         file.append(contentsOf: signature)
 
         var header: [UInt8] = []
         appendBigEndian(UInt32(truncatingIfNeeded: bitmap.width), to: &header)
         appendBigEndian(UInt32(truncatingIfNeeded: bitmap.height), to: &header)
         // Bit depth 8; colour type; compression 0 (deflate); filter method 0; no interlace.
-        header.append(contentsOf: [8, isOpaque ? 2 : 6, 0, 0, 0])
+        header.append(contentsOf: [8, layout.colourType, 0, 0, 0])
         appendChunk("IHDR", header[...], to: &file)
+
+        if case .palette(let entries) = layout {
+            var colours: [UInt8] = []
+            var alphas: [UInt8] = []
+            for entry in entries {
+                colours += [UInt8(entry & 0xff), UInt8((entry >> 8) & 0xff), UInt8((entry >> 16) & 0xff)]
+                // Translucent entries come first: tRNS ends after the last of them.
+                if entry >> 24 != 0xff { alphas.append(UInt8(entry >> 24)) }
+            }
+            appendChunk("PLTE", colours[...], to: &file)
+            if !alphas.isEmpty { appendChunk("tRNS", alphas[...], to: &file) }
+        }
 
         var offset = 0
         repeat {
@@ -60,11 +85,11 @@ public enum PNGEncoder {
         }
     }
 
-    /// The image as PNG scanlines: per row, a filter-type byte and the filtered pixel bytes
-    /// (`bytesPerPixel` 3 drops alpha, 4 keeps it).
-    static func filteredScanlines(_ bitmap: Bitmap, bytesPerPixel: Int) -> [UInt8] {
+    /// The image as PNG scanlines in a layout: per row, a filter-type byte and the filtered pixel bytes.
+    static func filteredScanlines(_ bitmap: Bitmap, layout: Layout) -> [UInt8] {
         let width = bitmap.width
         let height = bitmap.height
+        let bytesPerPixel = layout.bytesPerPixel
         let rowLength = width * bytesPerPixel
         guard rowLength > 0 && height > 0 else {
             return [UInt8](repeating: 0, count: height)
@@ -73,23 +98,60 @@ public enum PNGEncoder {
         let packed = UnsafeMutablePointer<UInt8>.allocate(capacity: (height + 1) * rowLength)
         defer { packed.deallocate() }
         packed.initialize(repeating: 0, count: rowLength)
+        let pixelCount = width * height
         bitmap.rgba.withUnsafeBufferPointer { buffer in
             let source = buffer.baseAddress!
             let target = packed + rowLength
-            if bytesPerPixel == 4 {
-                target.initialize(from: source, count: width * height * 4)
-            } else {
+            switch layout {
+            case .rgba:
+                target.initialize(from: source, count: pixelCount * 4)
+            case .rgb:
                 var from = 0
                 var to = 0
-                let end = width * height * 4
-                while from < end {
+                while to < pixelCount * 3 {
                     target[to] = source[from]
                     target[to + 1] = source[from + 1]
                     target[to + 2] = source[from + 2]
                     from += 4
                     to += 3
                 }
+            case .grey:
+                var pixel = 0
+                while pixel < pixelCount {
+                    target[pixel] = source[pixel * 4]
+                    pixel += 1
+                }
+            case .greyAlpha:
+                var pixel = 0
+                while pixel < pixelCount {
+                    target[pixel * 2] = source[pixel * 4]
+                    target[pixel * 2 + 1] = source[pixel * 4 + 3]
+                    pixel += 1
+                }
+            case .palette(let entries):
+                var indices = ColourSet()
+                for entry in entries { indices.insert(entry) }
+                let raw = UnsafeRawPointer(source)
+                var pixel = 0
+                while pixel < pixelCount {
+                    let colour = UInt32(
+                        littleEndian: raw.loadUnaligned(fromByteOffset: pixel * 4, as: UInt32.self))
+                    target[pixel] = UInt8(truncatingIfNeeded: indices.index(of: colour))
+                    pixel += 1
+                }
             }
+        }
+        if case .palette = layout {
+            // Filter type 0 on every row: the indices as they are.
+            var output = [UInt8](repeating: 0, count: height * (rowLength + 1))
+            output.withUnsafeMutableBufferPointer { buffer in
+                let out = buffer.baseAddress!
+                for row in 0..<height {
+                    (out + row * (rowLength + 1) + 1).update(
+                        from: packed + (row + 1) * rowLength, count: rowLength)
+                }
+            }
+            return output
         }
         let magnitudes = UnsafeMutablePointer<Int>.allocate(capacity: 256)
         defer { magnitudes.deallocate() }

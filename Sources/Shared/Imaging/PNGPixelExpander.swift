@@ -29,6 +29,11 @@ struct PNGPixelExpander {
     func expand(
         row: UnsafePointer<UInt8>, pixels: Int, into out: UnsafeMutablePointer<UInt8>, outStride: Int
     ) -> PNGError? {
+        if outStride == 4, header.bitDepth == 8,
+            let expanded = expandWhole(row: row, pixels: pixels, into: out)
+        {
+            return expanded.error
+        }
         var target = out
         var index = 0
         switch (header.colorType, header.bitDepth) {
@@ -55,6 +60,18 @@ struct PNGPixelExpander {
                 target[2] = Self.reduce(source[4], source[5])
                 target[3] = Self.reduce(source[6], source[7])
                 source += 8
+                target += outStride
+                index += 1
+            }
+        case (2, 8) where keyRed < 0:
+            // No colour key: every pixel is opaque.
+            var source = row
+            while index < pixels {
+                target[0] = source[0]
+                target[1] = source[1]
+                target[2] = source[2]
+                target[3] = 255
+                source += 3
                 target += outStride
                 index += 1
             }
@@ -123,6 +140,30 @@ struct PNGPixelExpander {
                 target += outStride
                 index += 1
             }
+        case (0, 8):
+            while index < pixels {
+                let grey = row[index]
+                target[0] = grey
+                target[1] = grey
+                target[2] = grey
+                target[3] = Int(grey) == keyRed ? 0 : 255
+                target += outStride
+                index += 1
+            }
+        case (3, 8):
+            while index < pixels {
+                let entry = Int(row[index])
+                guard entry < paletteCount else {
+                    return .paletteIndexOutOfRange(index: entry, paletteSize: paletteCount)
+                }
+                let color = palette + entry * 4
+                target[0] = color[0]
+                target[1] = color[1]
+                target[2] = color[2]
+                target[3] = color[3]
+                target += outStride
+                index += 1
+            }
         case (0, _):
             let depth = header.bitDepth
             let mask = (1 &<< depth) - 1
@@ -158,5 +199,70 @@ struct PNGPixelExpander {
             }
         }
         return nil
+    }
+
+    /// The outcome of `expandWhole`: the row was expanded, with `error` nil, or it failed.
+    struct Expanded {
+        /// The error for a palette index out of range, or nil.
+        var error: PNGError?
+    }
+
+    /// Expands a row of 8-bit samples into consecutive RGBA pixels a whole pixel at a time: each pixel
+    /// is built as one 32-bit number and stored at once. Returns nil for the layouts it does not handle.
+    func expandWhole(row: UnsafePointer<UInt8>, pixels: Int, into out: UnsafeMutablePointer<UInt8>)
+        -> Expanded?
+    {
+        let target = UnsafeMutableRawPointer(out)
+        let source = UnsafeRawPointer(row)
+        let opaque: UInt32 = 0xff00_0000
+        var index = 0
+        switch header.colorType {
+        case 2 where keyRed < 0:
+            // Four bytes read, the fourth (the next pixel's red, or the byte after the row) replaced by
+            // opaque alpha; the last pixel byte by byte, so nothing past the row is read.
+            while index < pixels - 1 {
+                let rgb = UInt32(
+                    littleEndian: source.loadUnaligned(fromByteOffset: index * 3, as: UInt32.self))
+                target.storeBytes(
+                    of: ((rgb & 0x00ff_ffff) | opaque).littleEndian, toByteOffset: index * 4, as: UInt32.self)
+                index += 1
+            }
+            if index < pixels {
+                let last = row + index * 3
+                let pixel = UInt32(last[0]) | UInt32(last[1]) << 8 | UInt32(last[2]) << 16 | opaque
+                target.storeBytes(of: pixel.littleEndian, toByteOffset: index * 4, as: UInt32.self)
+            }
+        case 0 where keyRed < 0:
+            while index < pixels {
+                let grey = UInt32(row[index])
+                target.storeBytes(
+                    of: (grey &* 0x0001_0101 | opaque).littleEndian, toByteOffset: index * 4, as: UInt32.self)
+                index += 1
+            }
+        case 4:
+            while index < pixels {
+                let grey = UInt32(row[index * 2])
+                let alpha = UInt32(row[index * 2 + 1])
+                target.storeBytes(
+                    of: (grey &* 0x0001_0101 | alpha << 24).littleEndian, toByteOffset: index * 4,
+                    as: UInt32.self)
+                index += 1
+            }
+        case 3:
+            let entries = UnsafeRawPointer(palette)
+            while index < pixels {
+                let entry = Int(row[index])
+                guard entry < paletteCount else {
+                    return Expanded(error: .paletteIndexOutOfRange(index: entry, paletteSize: paletteCount))
+                }
+                target.storeBytes(
+                    of: entries.loadUnaligned(fromByteOffset: entry * 4, as: UInt32.self),
+                    toByteOffset: index * 4, as: UInt32.self)
+                index += 1
+            }
+        default:
+            return nil
+        }
+        return Expanded(error: nil)
     }
 }

@@ -99,9 +99,10 @@ public enum PosterGenerator {
         return Bitmap(width: width, height: height, rgba: pixels)
     }
 
-    /// The poster for a URL as PNG file bytes: `PNGEncoder.encode(poster(for: url))`.
+    /// The poster for a URL as PNG file bytes, truecolour as posters have always been
+    /// (`PNGEncoder.encodeTruecolour(_:)`).
     public static func pngData(for url: String) -> [UInt8] {
-        PNGEncoder.encode(poster(for: url))
+        PNGEncoder.encodeTruecolour(poster(for: url))
     }
 
     /// An opaque colour from an integer hue (0..<1536: six 256-step sectors, red at 0),
