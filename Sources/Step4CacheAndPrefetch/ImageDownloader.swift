@@ -11,11 +11,12 @@ final class ImageDownloader: Operation {
     static let firstBackoff: Int64 = 500_000
 
     let url: URL
-    let diskCache: DiskCache
+    /// The disk cache (nil without one).
+    let diskCache: DiskCache?
     /// The decoded poster; nil until it succeeds, and on failure.
     private(set) var image: Image?
 
-    init(url: URL, diskCache: DiskCache) {
+    init(url: URL, diskCache: DiskCache?) {
         self.url = url
         self.diskCache = diskCache
     }
@@ -25,7 +26,7 @@ final class ImageDownloader: Operation {
             return
         }
         // The disk cache first: a hit costs a file read and a decode, no network at all.
-        if let cachedData = diskCache.data(for: url) {
+        if let diskCache, let cachedData = diskCache.data(for: url) {
             if let cachedImage = Image(data: cachedData) {
                 Instruments.diskCacheHit()
                 image = cachedImage
@@ -57,7 +58,7 @@ final class ImageDownloader: Operation {
             return
         }
         if let downloadedImage = Image(data: imageData) {
-            diskCache.store(imageData, for: url)
+            diskCache?.store(imageData, for: url)
             image = downloadedImage
         }
     }

@@ -5,11 +5,15 @@ import Shared
 /// the wrong cell), and prefetching of the next rows while the table is still.
 final class ListViewController: TableViewController {
     var movies: [MovieRecord] = []
+    /// Which techniques are on (all, unless `--without` turns some off).
+    let configuration: Configuration
     let movieOperations: MovieOperations
-    /// Filtered posters in memory: at most about 25 of them.
-    let imageCache = ImageCache(totalCostLimit: 5_000_000)
-    /// Downloaded posters on disk, kept across launches.
-    lazy var diskCache = DiskCache(directory: Disk.shared.cachesDirectory.appendingPathComponent("Posters"))
+    /// Filtered posters in memory: at most about 25 of them (none without a memory cache).
+    let imageCache: ImageCache
+    /// Downloaded posters on disk, kept across launches (nil without a disk cache).
+    lazy var diskCache: DiskCache? =
+        configuration.isDiskCacheEnabled
+        ? DiskCache(directory: Disk.shared.cachesDirectory.appendingPathComponent("Posters")) : nil
     /// Every row's wish for a poster that is not fulfilled yet, by URL.
     var loadsInProgress: [URL: [ImageLoad]] = [:]
     /// URLs that failed in this launch: not tried again until the next one.
@@ -18,8 +22,10 @@ final class ListViewController: TableViewController {
     let prefetchDistance = 5
     private var lastStopOffset = 0.0
 
-    init(concurrency: Int) {
-        movieOperations = MovieOperations(concurrency: concurrency)
+    init(configuration: Configuration) {
+        self.configuration = configuration
+        movieOperations = MovieOperations(concurrency: configuration.maxConcurrentOperationCount)
+        imageCache = ImageCache(totalCostLimit: configuration.isMemoryCacheEnabled ? 5_000_000 : 0)
         super.init()
     }
 
@@ -55,6 +61,7 @@ final class ListViewController: TableViewController {
             cell.accessoryView = ActivityIndicatorView()
         }
         let indicator = cell.accessoryView!
+        cell.cancelsLoadOnReuse = configuration.isCancelOnReuseEnabled
         let movieRecord = movies[indexPath.row]
         cell.textLabel.text = movieRecord.name
         guard let url = movieRecord.url, !failedURLs.contains(url) else {
@@ -91,10 +98,11 @@ final class ListViewController: TableViewController {
         load.cell = cell
         cell?.imageLoad = load
         loadsInProgress[url, default: []].append(load)
-        if let downloader = movieOperations.downloadsInProgress[url] {
+        let sharesWork = configuration.isOneLoadPerURLEnabled
+        if sharesWork, let downloader = movieOperations.downloadsInProgress[url] {
             // One download per URL: a visible row raises a prefetch's priority instead of starting another.
             downloader.queuePriority = max(downloader.queuePriority, priority)
-        } else if movieOperations.filtrationsInProgress[url] == nil {
+        } else if !sharesWork || movieOperations.filtrationsInProgress[url] == nil {
             startDownloadForURL(url, priority: priority)
         }
         return load
@@ -151,8 +159,9 @@ final class ListViewController: TableViewController {
             failedURLs.insert(url)
         }
         for load in loadsInProgress.removeValue(forKey: url) ?? [] {
-            // The guard: draw only into a cell that still waits for this very load, not one reused since.
-            guard let cell = load.cell, cell.imageLoad === load else {
+            // The guard: draw only into a cell that still waits for this very load, not one reused since
+            // (a row that gave its load up stays listed while another row still wants the poster).
+            guard let cell = load.cell, cell.imageLoad === load || !configuration.isCancelOnReuseEnabled else {
                 continue
             }
             cell.imageLoad = nil
@@ -166,21 +175,16 @@ final class ListViewController: TableViewController {
 
     /// A row gave up its wish: when no row wants the URL any more, its work is cancelled.
     func loadCancelled(_ load: ImageLoad) {
-        guard var loads = loadsInProgress[load.url] else { return }
-        loads.removeAll { $0 === load }
-        if !loads.isEmpty {
-            loadsInProgress[load.url] = loads
-            return
-        }
+        guard let loads = loadsInProgress[load.url], loads.allSatisfy(\.isCancelled) else { return }
         loadsInProgress.removeValue(forKey: load.url)
         movieOperations.downloadsInProgress.removeValue(forKey: load.url)?.cancel()
         movieOperations.filtrationsInProgress.removeValue(forKey: load.url)?.cancel()
     }
 
     override func scrollViewWillBeginDragging(_ scrollView: TableView) {
-        // The user is looking for something: hold all work until the table stops, and drop guesses.
+        // The user is looking for something: hold all work until the table stops. Prefetches already
+        // flowing go on; those for rows that leave the prefetch window are given up at the next stop.
         suspendAllOperations()
-        cancelPrefetching()
     }
 
     override func scrollViewDidEndDragging(_ scrollView: TableView, willDecelerate decelerate: Bool) {
@@ -212,7 +216,7 @@ final class ListViewController: TableViewController {
         guard let pathsArray = tableView.indexPathsForVisibleRows else { return }
         // Every row with a load pending for a cell (prefetches aside).
         let pendingLoads = loadsInProgress.keys.sorted { $0.absoluteString < $1.absoluteString }
-            .flatMap { loadsInProgress[$0] ?? [] }.filter { !$0.isPrefetch }
+            .flatMap { loadsInProgress[$0] ?? [] }.filter { !$0.isPrefetch && !$0.isCancelled }
         let allPendingOperations = Set(pendingLoads.map(\.indexPath))
         // Pending rows that are no longer visible: their loads are given up.
         let visiblePaths = Set(pathsArray)
@@ -242,16 +246,27 @@ final class ListViewController: TableViewController {
     /// Prefetch loads under way.
     private var prefetchLoads: [ImageLoad] = []
 
-    /// Warms the caches for the rows just past the screen in the direction the user was scrolling.
+    /// Warms the caches for the rows just past the screen in the direction the user was scrolling, and
+    /// gives up the prefetches of rows that left that window.
     func prefetchRows(after visibleRows: [IndexPath]) {
-        guard let first = visibleRows.first?.row, let last = visibleRows.last?.row else { return }
+        guard configuration.isPrefetchingEnabled, let first = visibleRows.first?.row,
+            let last = visibleRows.last?.row
+        else { return }
         let scrollingDown = tableView.contentOffset >= lastStopOffset
         lastStopOffset = tableView.contentOffset
         let rows =
             scrollingDown
             ? Array((last + 1)..<min(movies.count, last + 1 + prefetchDistance))
             : Array(stride(from: first - 1, through: max(0, first - prefetchDistance), by: -1))
-        for row in rows {
+        let window = Set(rows)
+        for load in prefetchLoads where !window.contains(load.indexPath.row) {
+            load.cancel()
+        }
+        // Keep the prefetches still under way; the finished and the given-up ones are done with.
+        prefetchLoads.removeAll { load in
+            load.isCancelled || !(loadsInProgress[load.url] ?? []).contains { $0 === load }
+        }
+        for row in rows where !prefetchLoads.contains(where: { $0.indexPath.row == row }) {
             guard let url = movies[row].url, !failedURLs.contains(url), !imageCache.contains(url) else {
                 continue
             }

@@ -5,7 +5,7 @@ import Shared
 final class MovieOperations {
     /// Downloads waiting or running, by URL.
     var downloadsInProgress: [URL: ImageDownloader] = [:]
-    /// The download queue: a few downloads at once, as in the multi-image article.
+    /// The download queue: a few downloads at once (five, as in the multi-image article).
     let downloadQueue: OperationQueue
     /// Filters waiting or running, by URL.
     var filtrationsInProgress: [URL: ImageFiltration] = [:]
