@@ -161,7 +161,8 @@ final class ListViewController: TableViewController {
         for load in loadsInProgress.removeValue(forKey: url) ?? [] {
             // The guard: draw only into a cell that still waits for this very load, not one reused since
             // (a row that gave its load up stays listed while another row still wants the poster).
-            guard let cell = load.cell, cell.imageLoad === load || !configuration.isCancelOnReuseEnabled else {
+            guard let cell = load.cell, cell.imageLoad === load || !configuration.isCancelOnReuseEnabled
+            else {
                 continue
             }
             cell.imageLoad = nil

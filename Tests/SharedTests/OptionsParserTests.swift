@@ -165,7 +165,7 @@ struct OptionsParserTests {
         for option in documented {
             #expect(help.contains(option), "\(option)")
         }
-        for name in ["course", "flaky", "long-fling", "reading", "relaunch", "slow-reuse"] {
+        for name in ["course", "flaky", "long-fling", "mix-up", "reading", "relaunch", "slow-reuse"] {
             #expect(help.contains(name), "\(name)")
         }
         let optionLines = help.split(separator: "\n").filter { $0.hasPrefix("  --") }

@@ -146,6 +146,14 @@ final class Recorder {
         metrics.diskCacheHits += 1
     }
 
+    /// The app handled a memory warning: the image bytes it held just before and just after.
+    func memoryWarningHandled(before: Int, after: Int) {
+        metrics.memoryWarningFreedBytes += max(0, before - after)
+        event(
+            "memory_warning_handled",
+            [.number("image_bytes_before", before), .number("image_bytes_after", after)])
+    }
+
     /// Main-queue work ran for an operation that was cancelled: a late completion.
     func lateCompletion() {
         metrics.lateCompletions += 1

@@ -223,7 +223,12 @@ public final class Phone {
 
     private func sendMemoryWarning() {
         recorder.event("memory_warning")
-        let warning = BlockOperation { [weak self] in self?.app?.didReceiveMemoryWarning() }
+        let warning = BlockOperation { [weak self] in
+            guard let self, let app else { return }
+            let before = memory.liveBytes
+            app.didReceiveMemoryWarning()
+            recorder.memoryWarningHandled(before: before, after: memory.liveBytes)
+        }
         enqueueOnMainThread(warning, origin: nil)
     }
 
