@@ -15,6 +15,8 @@ final class ImageDownloader: Operation {
     let diskCache: DiskCache?
     /// The decoded poster; nil until it succeeds, and on failure.
     private(set) var image: Image?
+    /// The bytes that came from the network, for the disk cache (nil when they came from the disk).
+    private(set) var downloadedData: Data?
 
     init(url: URL, diskCache: DiskCache?) {
         self.url = url
@@ -58,7 +60,7 @@ final class ImageDownloader: Operation {
             return
         }
         if let downloadedImage = Image(data: imageData) {
-            diskCache?.store(imageData, for: url)
+            downloadedData = imageData
             image = downloadedImage
         }
     }

@@ -123,6 +123,7 @@ final class ListViewController: TableViewController {
                 self.movieOperations.downloadsInProgress.removeValue(forKey: url)
                 if let image = downloader.image {
                     self.startFiltrationForURL(url, image: image, priority: downloader.queuePriority)
+                    self.storeOnDisk(downloader.downloadedData, for: url)
                 } else {
                     self.finishLoads(for: url, with: nil)
                 }
@@ -130,6 +131,14 @@ final class ListViewController: TableViewController {
         }
         movieOperations.downloadsInProgress[url] = downloader
         movieOperations.downloadQueue.addOperation(downloader)
+    }
+
+    /// Keeps downloaded bytes on disk, on a download worker after the poster is on its way to the screen.
+    func storeOnDisk(_ data: Data?, for url: URL) {
+        guard let data, let diskCache else { return }
+        let write = BlockOperation { diskCache.store(data, for: url) }
+        write.queuePriority = .veryLow
+        movieOperations.downloadQueue.addOperation(write)
     }
 
     func startFiltrationForURL(_ url: URL, image: Image, priority: Operation.QueuePriority) {
@@ -172,6 +181,7 @@ final class ListViewController: TableViewController {
                 cell.textLabel.text = "Failed to load"
             }
         }
+        prefetchIfScreenIsFilled()
     }
 
     /// A row gave up its wish: when no row wants the URL any more, its work is cancelled.
@@ -239,7 +249,8 @@ final class ListViewController: TableViewController {
             }
             startOperationsForMovieRecord(movies[indexPath.row], indexPath: indexPath, cell: cell)
         }
-        prefetchRows(after: pathsArray)
+        updatePrefetchWindow(after: pathsArray)
+        prefetchIfScreenIsFilled()
     }
 
     // MARK: Prefetching
@@ -247,19 +258,22 @@ final class ListViewController: TableViewController {
     /// Prefetch loads under way.
     private var prefetchLoads: [ImageLoad] = []
 
-    /// Warms the caches for the rows just past the screen in the direction the user was scrolling, and
-    /// gives up the prefetches of rows that left that window.
-    func prefetchRows(after visibleRows: [IndexPath]) {
+    /// The rows to prefetch once the screen has its posters: the next rows in the scroll direction.
+    private var prefetchWindow: [Int] = []
+
+    /// Moves the prefetch window to the rows just past the screen in the direction the user was
+    /// scrolling, and gives up the prefetches of rows that left it; those still in it go on.
+    func updatePrefetchWindow(after visibleRows: [IndexPath]) {
         guard configuration.isPrefetchingEnabled, let first = visibleRows.first?.row,
             let last = visibleRows.last?.row
         else { return }
         let scrollingDown = tableView.contentOffset >= lastStopOffset
         lastStopOffset = tableView.contentOffset
-        let rows =
+        prefetchWindow =
             scrollingDown
             ? Array((last + 1)..<min(movies.count, last + 1 + prefetchDistance))
             : Array(stride(from: first - 1, through: max(0, first - prefetchDistance), by: -1))
-        let window = Set(rows)
+        let window = Set(prefetchWindow)
         for load in prefetchLoads where !window.contains(load.indexPath.row) {
             load.cancel()
         }
@@ -267,6 +281,17 @@ final class ListViewController: TableViewController {
         prefetchLoads.removeAll { load in
             load.isCancelled || !(loadsInProgress[load.url] ?? []).contains { $0 === load }
         }
+    }
+
+    /// Warms the caches for the prefetch window, but only once every visible row has its poster and the
+    /// table is still: a guess never takes bandwidth from the rows the user is looking at.
+    func prefetchIfScreenIsFilled() {
+        let waitingForScreen = loadsInProgress.values.contains { loads in
+            loads.contains { !$0.isPrefetch && !$0.isCancelled }
+        }
+        guard !waitingForScreen, !tableView.isDragging, !tableView.isDecelerating else { return }
+        let rows = prefetchWindow
+        prefetchWindow = []
         for row in rows where !prefetchLoads.contains(where: { $0.indexPath.row == row }) {
             guard let url = movies[row].url, !failedURLs.contains(url), !imageCache.contains(url) else {
                 continue
