@@ -262,17 +262,22 @@ final class ListViewController: TableViewController {
     private var prefetchWindow: [Int] = []
 
     /// Moves the prefetch window to the rows just past the screen in the direction the user was
-    /// scrolling, and gives up the prefetches of rows that left it; those still in it go on.
+    /// scrolling, and gives up the prefetches of rows that left it; those still in it go on. After a
+    /// scroll longer than a screen the window is empty: the user is searching, not reading, and the next
+    /// rows are a poor guess.
     func updatePrefetchWindow(after visibleRows: [IndexPath]) {
         guard configuration.isPrefetchingEnabled, let first = visibleRows.first?.row,
             let last = visibleRows.last?.row
         else { return }
         let scrollingDown = tableView.contentOffset >= lastStopOffset
+        let isReading = abs(tableView.contentOffset - lastStopOffset) <= tableView.viewportHeight
         lastStopOffset = tableView.contentOffset
         prefetchWindow =
-            scrollingDown
-            ? Array((last + 1)..<min(movies.count, last + 1 + prefetchDistance))
-            : Array(stride(from: first - 1, through: max(0, first - prefetchDistance), by: -1))
+            !isReading
+            ? []
+            : scrollingDown
+                ? Array((last + 1)..<min(movies.count, last + 1 + prefetchDistance))
+                : Array(stride(from: first - 1, through: max(0, first - prefetchDistance), by: -1))
         let window = Set(prefetchWindow)
         for load in prefetchLoads where !window.contains(load.indexPath.row) {
             load.cancel()
