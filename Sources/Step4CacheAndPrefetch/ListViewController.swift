@@ -19,13 +19,15 @@ final class ListViewController: TableViewController {
     /// URLs that failed in this launch: not tried again until the next one.
     var failedURLs: Set<URL> = []
     /// How many rows past the screen to prefetch when the table stops.
-    let prefetchDistance = 5
+    let prefetchDistance = 3
     private var lastStopOffset = 0.0
 
     init(configuration: Configuration) {
         self.configuration = configuration
         movieOperations = MovieOperations(concurrency: configuration.maxConcurrentOperationCount)
-        imageCache = ImageCache(totalCostLimit: configuration.isMemoryCacheEnabled ? 5_000_000 : 0)
+        imageCache =
+            configuration.isMemoryCacheEnabled
+            ? ImageCache(totalCostLimit: 5_000_000) : ImageCache(totalCostLimit: 0)
         super.init()
     }
 
