@@ -14,7 +14,8 @@ final class ListViewController: TableViewController {
     lazy var diskCache: DiskCache? =
         configuration.isDiskCacheEnabled
         ? DiskCache(directory: Disk.shared.cachesDirectory.appendingPathComponent("Posters")) : nil
-    /// Every row's wish for a poster that is not fulfilled yet, by URL.
+    /// Every row's wish for a poster whose work is under way, by URL; a wish given up stays listed until
+    /// the work ends or every wish for the URL is given up.
     var loadsInProgress: [URL: [ImageLoad]] = [:]
     /// URLs that failed in this launch: not tried again until the next one.
     var failedURLs: Set<URL> = []
