@@ -136,12 +136,10 @@ final class ListViewController: TableViewController {
         movieOperations.downloadQueue.addOperation(downloader)
     }
 
-    /// Keeps downloaded bytes on disk, on a download worker after the poster is on its way to the screen.
+    /// Keeps downloaded bytes on disk, one write at a time, once the poster is on its way to the screen.
     func storeOnDisk(_ data: Data?, for url: URL) {
         guard let data, let diskCache else { return }
-        let write = BlockOperation { diskCache.store(data, for: url) }
-        write.queuePriority = .veryLow
-        movieOperations.downloadQueue.addOperation(write)
+        movieOperations.diskWriteQueue.addOperation(BlockOperation { diskCache.store(data, for: url) })
     }
 
     func startFiltrationForURL(_ url: URL, image: Image, priority: Operation.QueuePriority) {

@@ -11,6 +11,8 @@ final class MovieOperations {
     var filtrationsInProgress: [URL: ImageFiltration] = [:]
     /// The filtration queue.
     let filtrationQueue: OperationQueue
+    /// The disk cache's writes, one at a time.
+    let diskWriteQueue: OperationQueue
 
     init(concurrency: Int) {
         downloadQueue = OperationQueue()
@@ -19,5 +21,8 @@ final class MovieOperations {
         filtrationQueue = OperationQueue()
         filtrationQueue.name = "Image Filtration queue"
         filtrationQueue.maxConcurrentOperationCount = concurrency
+        diskWriteQueue = OperationQueue()
+        diskWriteQueue.name = "Disk write queue"
+        diskWriteQueue.maxConcurrentOperationCount = 1
     }
 }
