@@ -12,6 +12,8 @@ struct Configuration {
     /// Give a cell's load up when the cell is reused, and draw a poster only into a cell still waiting
     /// for it.
     var isCancelOnReuseEnabled = true
+    /// Resume a cancelled download where it stopped (a range request) when the poster is wanted again.
+    var isResumingDownloads = true
     /// Load the rows just past the screen while the table is still.
     var isPrefetchingEnabled = true
     /// Downloads (and filters) at once: five, as in the multi-image article; one, as in steps 2 and 3,
@@ -26,6 +28,7 @@ struct Configuration {
             case .diskCache: isDiskCacheEnabled = false
             case .oneLoadPerURL: isOneLoadPerURLEnabled = false
             case .cancelOnReuse: isCancelOnReuseEnabled = false
+            case .resumeDownloads: isResumingDownloads = false
             case .prefetch: isPrefetchingEnabled = false
             case .extraConcurrency: maxConcurrentOperationCount = 1
             }

@@ -17,10 +17,13 @@ final class ImageDownloader: Operation {
     private(set) var image: Image?
     /// The bytes that came from the network, for the disk cache (nil when they came from the disk).
     private(set) var downloadedData: Data?
+    /// What an earlier, cancelled download of this URL received; after a cancellation, what this one did.
+    private(set) var resumeData: ResumeData?
 
-    init(url: URL, diskCache: DiskCache?) {
+    init(url: URL, diskCache: DiskCache?, resumeData: ResumeData? = nil) {
         self.url = url
         self.diskCache = diskCache
+        self.resumeData = resumeData
     }
 
     override func main() {
@@ -40,12 +43,13 @@ final class ImageDownloader: Operation {
         if isCancelled {
             return
         }
-        // The cancellable download: cancelling this operation stops the transfer where it is.
+        // The cancellable download: cancelling this operation stops the transfer where it is, and what
+        // arrived is kept in `resumeData`, so the next download of this URL asks only for the rest.
         var retries = 0
         var downloaded: Data?
         while downloaded == nil {
             do {
-                downloaded = try Network.shared.data(from: url, cancellingWith: self)
+                downloaded = try Network.shared.data(from: url, cancellingWith: self, resumeData: &resumeData)
             } catch {
                 guard error.isTransient, retries < Self.maximumRetries, !isCancelled else { return }
                 // Give the server a moment before asking again; this worker waits.

@@ -17,6 +17,8 @@ final class ListViewController: TableViewController {
     /// Every row's wish for a poster whose work is under way, by URL; a wish given up stays listed until
     /// the work ends or every wish for the URL is given up.
     var loadsInProgress: [URL: [ImageLoad]] = [:]
+    /// What cancelled downloads received, by URL: a later download asks only for the rest.
+    var resumeData: [URL: ResumeData] = [:]
     /// URLs that failed in this launch: not tried again until the next one.
     var failedURLs: Set<URL> = []
     /// How many rows past the screen to prefetch when the table stops.
@@ -112,10 +114,15 @@ final class ListViewController: TableViewController {
     }
 
     func startDownloadForURL(_ url: URL, priority: Operation.QueuePriority) {
-        let downloader = ImageDownloader(url: url, diskCache: diskCache)
+        let downloader = ImageDownloader(
+            url: url, diskCache: diskCache, resumeData: resumeData.removeValue(forKey: url))
         downloader.queuePriority = priority
         downloader.completionBlock = {
             if downloader.isCancelled {
+                // Keep what arrived before the cancel, for the next download of this poster.
+                if let partial = downloader.resumeData, self.configuration.isResumingDownloads {
+                    OperationQueue.main.addOperation { self.resumeData[url] = partial }
+                }
                 return
             }
             OperationQueue.main.addOperation {

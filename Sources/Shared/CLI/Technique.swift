@@ -4,6 +4,7 @@ public enum Technique: String, CaseIterable, Sendable, Comparable {
     case diskCache = "disk-cache"
     case oneLoadPerURL = "one-load-per-url"
     case cancelOnReuse = "cancel-on-reuse"
+    case resumeDownloads = "resume-downloads"
     case prefetch
     case extraConcurrency = "extra-concurrency"
 

@@ -17,6 +17,8 @@ final class Recorder {
         let url: String
         var bytes = 0
         var shown = false
+        /// The cancelled transfer whose bytes this one resumed.
+        var resumes: Int?
     }
 
     init(scheduler: Scheduler, keepsTrace: Bool) {
@@ -72,7 +74,16 @@ final class Recorder {
 
     /// A cell showed the picture made from this download.
     func downloadShown(_ download: Int) {
-        downloads[download].shown = true
+        var next: Int? = download
+        while let current = next, !downloads[current].shown {
+            downloads[current].shown = true
+            next = downloads[current].resumes
+        }
+    }
+
+    /// A request resumed the bytes an earlier, cancelled one moved: they count as shown with it.
+    func downloadResumed(_ download: Int, from earlier: Int) {
+        downloads[download].resumes = earlier
     }
 
     // MARK: Work
