@@ -323,7 +323,8 @@ struct ScenarioParserTests {
         #expect(unknown?.source == "corse")
         #expect(unknown?.line == nil)
         #expect(unknown?.message.contains("no built-in scenario") == true)
-        #expect(unknown?.message.contains("course, flaky, long-fling, mix-up, reading, relaunch, slow-reuse") == true)
+        let names = "course, flaky, long-fling, mix-up, reading, relaunch, slow-reuse"
+        #expect(unknown?.message.contains(names) == true)
         let path = temporaryPath()
         let missing = loadError(path)
         #expect(missing?.source == path)
