@@ -248,9 +248,10 @@ public final class Network {
                 download: transfer.download, failed: true)
             transfer.result = .failure(failure)
         } else {
+            // A resumed body (206 on the wire) ends as a whole 200 body for the caller, as URLSession's does.
             phone.recorder.requestEnded(
-                url: transfer.urlString, status: transfer.status, bytes: moved, download: transfer.download,
-                failed: false)
+                url: transfer.urlString, status: 200, bytes: moved, download: transfer.download, failed: false
+            )
             let data = Data(transfer.body)
             phone.registerDelivery(data, download: transfer.download)
             transfer.result = .success(data)
