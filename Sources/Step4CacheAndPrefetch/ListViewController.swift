@@ -106,7 +106,7 @@ final class ListViewController: TableViewController {
         let sharesWork = configuration.isOneLoadPerURLEnabled
         if sharesWork, let downloader = movieOperations.downloadsInProgress[url] {
             // One download per URL: a visible row raises a prefetch's priority instead of starting another.
-            downloader.queuePriority = max(downloader.queuePriority, priority)
+            if priority.rawValue > downloader.queuePriority.rawValue { downloader.queuePriority = priority }
         } else if !sharesWork || movieOperations.filtrationsInProgress[url] == nil {
             startDownloadForURL(url, priority: priority)
         }
