@@ -11,13 +11,19 @@ final class ImageDownloader: Operation {
     static let firstBackoff: Int64 = 500_000
 
     let url: URL
-    let diskCache: DiskCache
+    /// The disk cache (nil without one).
+    let diskCache: DiskCache?
     /// The decoded poster; nil until it succeeds, and on failure.
     private(set) var image: Image?
+    /// The bytes that came from the network, for the disk cache (nil when they came from the disk).
+    private(set) var downloadedData: Data?
+    /// What an earlier, cancelled download of this URL received; after a cancellation, what this one did.
+    private(set) var resumeData: ResumeData?
 
-    init(url: URL, diskCache: DiskCache) {
+    init(url: URL, diskCache: DiskCache?, resumeData: ResumeData? = nil) {
         self.url = url
         self.diskCache = diskCache
+        self.resumeData = resumeData
     }
 
     override func main() {
@@ -25,7 +31,7 @@ final class ImageDownloader: Operation {
             return
         }
         // The disk cache first: a hit costs a file read and a decode, no network at all.
-        if let cachedData = diskCache.data(for: url) {
+        if let diskCache, let cachedData = diskCache.data(for: url) {
             if let cachedImage = Image(data: cachedData) {
                 Instruments.diskCacheHit()
                 image = cachedImage
@@ -37,12 +43,13 @@ final class ImageDownloader: Operation {
         if isCancelled {
             return
         }
-        // The cancellable download: cancelling this operation stops the transfer where it is.
+        // The cancellable download: cancelling this operation stops the transfer where it is, and what
+        // arrived is kept in `resumeData`, so the next download of this URL asks only for the rest.
         var retries = 0
         var downloaded: Data?
         while downloaded == nil {
             do {
-                downloaded = try Network.shared.data(from: url, cancellingWith: self)
+                downloaded = try Network.shared.data(from: url, cancellingWith: self, resumeData: &resumeData)
             } catch {
                 guard error.isTransient, retries < Self.maximumRetries, !isCancelled else { return }
                 // Give the server a moment before asking again; this worker waits.
@@ -57,7 +64,7 @@ final class ImageDownloader: Operation {
             return
         }
         if let downloadedImage = Image(data: imageData) {
-            diskCache.store(imageData, for: url)
+            downloadedData = imageData
             image = downloadedImage
         }
     }

@@ -5,21 +5,32 @@ import Shared
 /// the wrong cell), and prefetching of the next rows while the table is still.
 final class ListViewController: TableViewController {
     var movies: [MovieRecord] = []
+    /// Which techniques are on (all, unless `--without` turns some off).
+    let configuration: Configuration
     let movieOperations: MovieOperations
-    /// Filtered posters in memory: at most about 25 of them.
-    let imageCache = ImageCache(totalCostLimit: 5_000_000)
-    /// Downloaded posters on disk, kept across launches.
-    lazy var diskCache = DiskCache(directory: Disk.shared.cachesDirectory.appendingPathComponent("Posters"))
-    /// Every row's wish for a poster that is not fulfilled yet, by URL.
+    /// Filtered posters in memory: at most about 25 of them (none without a memory cache).
+    let imageCache: ImageCache
+    /// Downloaded posters on disk, kept across launches (nil without a disk cache).
+    lazy var diskCache: DiskCache? =
+        configuration.isDiskCacheEnabled
+        ? DiskCache(directory: Disk.shared.cachesDirectory.appendingPathComponent("Posters")) : nil
+    /// Every row's wish for a poster whose work is under way, by URL; a wish given up stays listed until
+    /// the work ends or every wish for the URL is given up.
     var loadsInProgress: [URL: [ImageLoad]] = [:]
+    /// What cancelled downloads received, by URL: a later download asks only for the rest.
+    var resumeData: [URL: ResumeData] = [:]
     /// URLs that failed in this launch: not tried again until the next one.
     var failedURLs: Set<URL> = []
     /// How many rows past the screen to prefetch when the table stops.
-    let prefetchDistance = 5
+    let prefetchDistance = 3
     private var lastStopOffset = 0.0
 
-    init(concurrency: Int) {
-        movieOperations = MovieOperations(concurrency: concurrency)
+    init(configuration: Configuration) {
+        self.configuration = configuration
+        movieOperations = MovieOperations(concurrency: configuration.maxConcurrentOperationCount)
+        imageCache =
+            configuration.isMemoryCacheEnabled
+            ? ImageCache(totalCostLimit: 5_000_000) : ImageCache(totalCostLimit: 0)
         super.init()
     }
 
@@ -55,6 +66,7 @@ final class ListViewController: TableViewController {
             cell.accessoryView = ActivityIndicatorView()
         }
         let indicator = cell.accessoryView!
+        cell.cancelsLoadOnReuse = configuration.isCancelOnReuseEnabled
         let movieRecord = movies[indexPath.row]
         cell.textLabel.text = movieRecord.name
         guard let url = movieRecord.url, !failedURLs.contains(url) else {
@@ -91,20 +103,26 @@ final class ListViewController: TableViewController {
         load.cell = cell
         cell?.imageLoad = load
         loadsInProgress[url, default: []].append(load)
-        if let downloader = movieOperations.downloadsInProgress[url] {
+        let sharesWork = configuration.isOneLoadPerURLEnabled
+        if sharesWork, let downloader = movieOperations.downloadsInProgress[url] {
             // One download per URL: a visible row raises a prefetch's priority instead of starting another.
             if priority.rawValue > downloader.queuePriority.rawValue { downloader.queuePriority = priority }
-        } else if movieOperations.filtrationsInProgress[url] == nil {
+        } else if !sharesWork || movieOperations.filtrationsInProgress[url] == nil {
             startDownloadForURL(url, priority: priority)
         }
         return load
     }
 
     func startDownloadForURL(_ url: URL, priority: Operation.QueuePriority) {
-        let downloader = ImageDownloader(url: url, diskCache: diskCache)
+        let downloader = ImageDownloader(
+            url: url, diskCache: diskCache, resumeData: resumeData.removeValue(forKey: url))
         downloader.queuePriority = priority
         downloader.completionBlock = {
             if downloader.isCancelled {
+                // Keep what arrived before the cancel, for the next download of this poster.
+                if let partial = downloader.resumeData, self.configuration.isResumingDownloads {
+                    OperationQueue.main.addOperation { self.resumeData[url] = partial }
+                }
                 return
             }
             OperationQueue.main.addOperation {
@@ -115,6 +133,7 @@ final class ListViewController: TableViewController {
                 self.movieOperations.downloadsInProgress.removeValue(forKey: url)
                 if let image = downloader.image {
                     self.startFiltrationForURL(url, image: image, priority: downloader.queuePriority)
+                    self.storeOnDisk(downloader.downloadedData, for: url)
                 } else {
                     self.finishLoads(for: url, with: nil)
                 }
@@ -122,6 +141,12 @@ final class ListViewController: TableViewController {
         }
         movieOperations.downloadsInProgress[url] = downloader
         movieOperations.downloadQueue.addOperation(downloader)
+    }
+
+    /// Keeps downloaded bytes on disk, one write at a time, once the poster is on its way to the screen.
+    func storeOnDisk(_ data: Data?, for url: URL) {
+        guard let data, let diskCache else { return }
+        movieOperations.diskWriteQueue.addOperation(BlockOperation { diskCache.store(data, for: url) })
     }
 
     func startFiltrationForURL(_ url: URL, image: Image, priority: Operation.QueuePriority) {
@@ -151,8 +176,10 @@ final class ListViewController: TableViewController {
             failedURLs.insert(url)
         }
         for load in loadsInProgress.removeValue(forKey: url) ?? [] {
-            // The guard: draw only into a cell that still waits for this very load, not one reused since.
-            guard let cell = load.cell, cell.imageLoad === load else {
+            // The guard: draw only into a cell that still waits for this very load, not one reused since
+            // (a row that gave its load up stays listed while another row still wants the poster).
+            guard let cell = load.cell, cell.imageLoad === load || !configuration.isCancelOnReuseEnabled
+            else {
                 continue
             }
             cell.imageLoad = nil
@@ -162,25 +189,21 @@ final class ListViewController: TableViewController {
                 cell.textLabel.text = "Failed to load"
             }
         }
+        prefetchIfScreenIsFilled()
     }
 
     /// A row gave up its wish: when no row wants the URL any more, its work is cancelled.
     func loadCancelled(_ load: ImageLoad) {
-        guard var loads = loadsInProgress[load.url] else { return }
-        loads.removeAll { $0 === load }
-        if !loads.isEmpty {
-            loadsInProgress[load.url] = loads
-            return
-        }
+        guard let loads = loadsInProgress[load.url], loads.allSatisfy(\.isCancelled) else { return }
         loadsInProgress.removeValue(forKey: load.url)
         movieOperations.downloadsInProgress.removeValue(forKey: load.url)?.cancel()
         movieOperations.filtrationsInProgress.removeValue(forKey: load.url)?.cancel()
     }
 
     override func scrollViewWillBeginDragging(_ scrollView: TableView) {
-        // The user is looking for something: hold all work until the table stops, and drop guesses.
+        // The user is looking for something: hold all work until the table stops. Prefetches already
+        // flowing go on; those for rows that leave the prefetch window are given up at the next stop.
         suspendAllOperations()
-        cancelPrefetching()
     }
 
     override func scrollViewDidEndDragging(_ scrollView: TableView, willDecelerate decelerate: Bool) {
@@ -212,7 +235,7 @@ final class ListViewController: TableViewController {
         guard let pathsArray = tableView.indexPathsForVisibleRows else { return }
         // Every row with a load pending for a cell (prefetches aside).
         let pendingLoads = loadsInProgress.keys.sorted { $0.absoluteString < $1.absoluteString }
-            .flatMap { loadsInProgress[$0] ?? [] }.filter { !$0.isPrefetch }
+            .flatMap { loadsInProgress[$0] ?? [] }.filter { !$0.isPrefetch && !$0.isCancelled }
         let allPendingOperations = Set(pendingLoads.map(\.indexPath))
         // Pending rows that are no longer visible: their loads are given up.
         let visiblePaths = Set(pathsArray)
@@ -234,7 +257,8 @@ final class ListViewController: TableViewController {
             }
             startOperationsForMovieRecord(movies[indexPath.row], indexPath: indexPath, cell: cell)
         }
-        prefetchRows(after: pathsArray)
+        updatePrefetchWindow(after: pathsArray)
+        prefetchIfScreenIsFilled()
     }
 
     // MARK: Prefetching
@@ -242,16 +266,46 @@ final class ListViewController: TableViewController {
     /// Prefetch loads under way.
     private var prefetchLoads: [ImageLoad] = []
 
-    /// Warms the caches for the rows just past the screen in the direction the user was scrolling.
-    func prefetchRows(after visibleRows: [IndexPath]) {
-        guard let first = visibleRows.first?.row, let last = visibleRows.last?.row else { return }
+    /// The rows to prefetch once the screen has its posters: the next rows in the scroll direction.
+    private var prefetchWindow: [Int] = []
+
+    /// Moves the prefetch window to the rows just past the screen in the direction the user was
+    /// scrolling, and gives up the prefetches of rows that left it; those still in it go on. After a
+    /// scroll longer than a screen the window is empty: the user is searching, not reading, and the next
+    /// rows are a poor guess.
+    func updatePrefetchWindow(after visibleRows: [IndexPath]) {
+        guard configuration.isPrefetchingEnabled, let first = visibleRows.first?.row,
+            let last = visibleRows.last?.row
+        else { return }
         let scrollingDown = tableView.contentOffset >= lastStopOffset
+        let isReading = abs(tableView.contentOffset - lastStopOffset) <= tableView.viewportHeight
         lastStopOffset = tableView.contentOffset
-        let rows =
-            scrollingDown
-            ? Array((last + 1)..<min(movies.count, last + 1 + prefetchDistance))
-            : Array(stride(from: first - 1, through: max(0, first - prefetchDistance), by: -1))
-        for row in rows {
+        prefetchWindow =
+            !isReading
+            ? []
+            : scrollingDown
+                ? Array((last + 1)..<min(movies.count, last + 1 + prefetchDistance))
+                : Array(stride(from: first - 1, through: max(0, first - prefetchDistance), by: -1))
+        let window = Set(prefetchWindow)
+        for load in prefetchLoads where !window.contains(load.indexPath.row) {
+            load.cancel()
+        }
+        // Keep the prefetches still under way; the finished and the given-up ones are done with.
+        prefetchLoads.removeAll { load in
+            load.isCancelled || !(loadsInProgress[load.url] ?? []).contains { $0 === load }
+        }
+    }
+
+    /// Warms the caches for the prefetch window, but only once every visible row has its poster and the
+    /// table is still: a guess never takes bandwidth from the rows the user is looking at.
+    func prefetchIfScreenIsFilled() {
+        let waitingForScreen = loadsInProgress.values.contains { loads in
+            loads.contains { !$0.isPrefetch && !$0.isCancelled }
+        }
+        guard !waitingForScreen, !tableView.isDragging, !tableView.isDecelerating else { return }
+        let rows = prefetchWindow
+        prefetchWindow = []
+        for row in rows where !prefetchLoads.contains(where: { $0.indexPath.row == row }) {
             guard let url = movies[row].url, !failedURLs.contains(url), !imageCache.contains(url) else {
                 continue
             }

@@ -5,12 +5,14 @@ import Shared
 final class MovieOperations {
     /// Downloads waiting or running, by URL.
     var downloadsInProgress: [URL: ImageDownloader] = [:]
-    /// The download queue: a few downloads at once, as in the multi-image article.
+    /// The download queue: a few downloads at once (five, as in the multi-image article).
     let downloadQueue: OperationQueue
     /// Filters waiting or running, by URL.
     var filtrationsInProgress: [URL: ImageFiltration] = [:]
     /// The filtration queue.
     let filtrationQueue: OperationQueue
+    /// The disk cache's writes, one at a time.
+    let diskWriteQueue: OperationQueue
 
     init(concurrency: Int) {
         downloadQueue = OperationQueue()
@@ -19,5 +21,8 @@ final class MovieOperations {
         filtrationQueue = OperationQueue()
         filtrationQueue.name = "Image Filtration queue"
         filtrationQueue.maxConcurrentOperationCount = concurrency
+        diskWriteQueue = OperationQueue()
+        diskWriteQueue.name = "Disk write queue"
+        diskWriteQueue.maxConcurrentOperationCount = 1
     }
 }

@@ -7,6 +7,6 @@ enum StepInfo: WorkbookStep {
 
     /// Makes the app's first screen; the harness calls it on the simulated main thread at each launch.
     static func makeApp(_ options: RunOptions) -> TableViewController {
-        ListViewController(concurrency: options.concurrency ?? 4)
+        ListViewController(configuration: Configuration(options: options))
     }
 }

@@ -158,17 +158,26 @@ struct OptionsParserTests {
         let help = OptionsParser.helpText(program: "Step9Test", summary: "a test step")
         #expect(help.hasPrefix("Step9Test: a test step"))
         let documented = [
-            "--scenario", "--seed", "--json", "--trace", "--cache-dir", "--concurrency", "--posters",
+            "--scenario", "--seed", "--json", "--trace", "--cache-dir", "--concurrency", "--without",
+            "--posters",
             "--timeline",
             "--screens", "--export", "--color", "--help", "-h",
         ]
         for option in documented {
             #expect(help.contains(option), "\(option)")
         }
-        for name in ["course", "flaky", "long-fling", "reading", "relaunch", "slow-reuse"] {
+        for name in ["course", "flaky", "long-fling", "mix-up", "reading", "relaunch", "slow-reuse"] {
             #expect(help.contains(name), "\(name)")
         }
         let optionLines = help.split(separator: "\n").filter { $0.hasPrefix("  --") }
         #expect(optionLines.count == documented.count - 1, "one line per option")
+    }
+
+    @Test("--without takes a comma-separated list of step 4's techniques, sorted, each once")
+    func withoutTakesTechniques() throws {
+        let options = try OptionsParser.parse(["--without", "prefetch,memory-cache,prefetch"])
+        #expect(options.without == [.memoryCache, .prefetch])
+        #expect(throws: OptionsError.self) { try OptionsParser.parse(["--without", "prefetching"]) }
+        #expect(throws: OptionsError.self) { try OptionsParser.parse(["--without", ""]) }
     }
 }

@@ -135,9 +135,9 @@ extension TraceEvent {
 
 /// The built-in scenarios, by what they exercise.
 enum Scenarios {
-    static let all = ["course", "long-fling", "reading", "flaky", "relaunch", "slow-reuse"]
+    static let all = ["course", "long-fling", "reading", "flaky", "relaunch", "slow-reuse", "mix-up"]
     /// Scenarios with flings, where step 3's idle-only loading pays.
     static let flings = ["course", "long-fling"]
     /// Scenarios without transient faults, where every step must end on the same pictures.
-    static let faultless = ["course", "long-fling", "reading", "relaunch", "slow-reuse"]
+    static let faultless = ["course", "long-fling", "reading", "relaunch", "slow-reuse", "mix-up"]
 }

@@ -145,14 +145,20 @@ enum WalkthroughBlocks {
             let keys = Array(words[(colon + 1)...])
             let results = try steps.map { try SharedRuns.shared.result($0, scenario) }
             return Generated(body: table(results: results, keys: keys))
+        case "columns", "ablation":
+            let rest = String(directive.dropFirst(kind.count))
+            return Generated(
+                body: try kind == "columns" ? AblationBlocks.columns(rest) : AblationBlocks.ablation(rest))
         default:
             throw WorkbookError.badInput("walkthrough: unknown directive “\(kind)”")
         }
     }
 
     /// A Markdown table: a row per metric, a column per run, and the oracle where one applies.
-    static func table(results: [RunResult], keys: [String]) -> String {
-        var lines = ["| metric | " + results.map(\.step).joined(separator: " | ") + " | oracle |"]
+    static func table(results: [RunResult], keys: [String], headers: [String]? = nil) -> String {
+        var lines = [
+            "| metric | " + (headers ?? results.map(\.step)).joined(separator: " | ") + " | oracle |"
+        ]
         lines.append("|---|" + results.map { _ in "---:|" }.joined() + "---:|")
         for key in keys {
             let values = results.map { result in

@@ -40,6 +40,10 @@ public enum OptionsParser {
             name: "--concurrency", kind: .value(placeholder: "N"),
             help: "override the step's download concurrency (1…64)"),
         Option(
+            name: "--without", kind: .value(placeholder: "LIST"),
+            help: "turn off step 4's techniques, comma-separated: "
+                + Technique.allCases.map(\.rawValue).joined(separator: ", ")),
+        Option(
             name: "--posters", kind: .value(placeholder: "DIR"),
             help: "serve the PNG files in DIR instead of generated posters"),
         Option(
@@ -168,6 +172,18 @@ public enum OptionsParser {
                 throw .badValue(option: name, value: value, expected: "a whole number from 1 to 64")
             }
             result.concurrency = count
+        case "--without":
+            var techniques: Set<Technique> = []
+            for word in value.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let technique = Technique(rawValue: String(word)) else {
+                    throw .badValue(
+                        option: "--without", value: value,
+                        expected: "a comma-separated list of "
+                            + Technique.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                techniques.insert(technique)
+            }
+            result.without = techniques.sorted()
         case "--posters":
             result.postersDirectory = try nonEmpty(value, option: name, expected: "a directory path")
         case "--timeline":

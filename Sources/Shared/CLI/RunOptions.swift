@@ -14,6 +14,8 @@ public struct RunOptions: Sendable, Equatable {
     public var cacheDirectory: String?
     /// Override the step's download concurrency, 1…64 (`--concurrency`).
     public var concurrency: Int?
+    /// Step 4's techniques to turn off, to see what each buys (`--without`); sorted, each once.
+    public var without: [Technique] = []
     /// Serve real PNG files from this folder instead of generated posters (`--posters`).
     public var postersDirectory: String?
     /// Draw the whole run as an SVG picture into this file (`--timeline`).

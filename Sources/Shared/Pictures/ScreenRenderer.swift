@@ -48,8 +48,26 @@ enum ScreenRenderer {
                     secondaryInk)
             }
             canvas.fill(x: textLeft, y: top + rowHeight - 1, width: width - textLeft, height: 1, separator)
+            if let owner = row.wrongPosterOf {
+                markWrongPicture(owner: owner, top: top, on: &canvas)
+            }
         }
         return canvas.bitmap
+    }
+
+    /// A red frame around a cell that shows another row's poster, and whose poster it is.
+    static func markWrongPicture(owner: String, top: Int, on canvas: inout Canvas) {
+        for inset in 0..<3 {
+            canvas.fill(x: inset, y: top + inset, width: width - 2 * inset, height: 1, failureRed)
+            canvas.fill(
+                x: inset, y: top + rowHeight - 1 - inset, width: width - 2 * inset, height: 1, failureRed)
+            canvas.fill(x: inset, y: top + inset, width: 1, height: rowHeight - 2 * inset, failureRed)
+            canvas.fill(
+                x: width - 1 - inset, y: top + inset, width: 1, height: rowHeight - 2 * inset, failureRed)
+        }
+        let label = Canvas.truncated(
+            "WRONG: poster of " + owner, limit: (width - textLeft - 8) / BitmapFont.advance)
+        canvas.text(label, x: textLeft, y: top + 72, scale: 1, failureRed)
     }
 
     /// Where a poster's thumbnail lands for the row at `index` on screen: centred in the thumbnail box,

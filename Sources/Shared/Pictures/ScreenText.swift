@@ -51,7 +51,7 @@ public enum ScreenText {
             let text =
                 "  " + TextReport.leftPad(String(row.row), 4) + "  " + padded(showsWord(row), toWidth: 12)
                 + "  "
-                + row.title
+                + row.title + (row.wrongPosterOf.map { "  <- WRONG PICTURE: the poster of \"\($0)\"" } ?? "")
             guard color else {
                 lines.append(text)
                 continue

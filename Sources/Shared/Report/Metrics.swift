@@ -36,6 +36,8 @@ public struct Metrics: Sendable, Equatable {
     public var wrongImageEvents = 0
     public var lateCompletions = 0
     public var peakImageMemoryBytes = 0
+    /// Image bytes the app let go of while handling memory warnings.
+    public var memoryWarningFreedBytes = 0
 
     /// Makes an empty set of metrics.
     public init() {}
@@ -86,6 +88,7 @@ public struct Metrics: Sendable, Equatable {
             ("wrong_image_events", .count(wrongImageEvents)),
             ("late_completions", .count(lateCompletions)),
             ("peak_image_memory_bytes", .count(peakImageMemoryBytes)),
+            ("memory_warning_freed_bytes", .count(memoryWarningFreedBytes)),
         ]
     }
 }

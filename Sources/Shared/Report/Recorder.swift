@@ -17,6 +17,8 @@ final class Recorder {
         let url: String
         var bytes = 0
         var shown = false
+        /// The cancelled transfer whose bytes this one resumed.
+        var resumes: Int?
     }
 
     init(scheduler: Scheduler, keepsTrace: Bool) {
@@ -90,7 +92,16 @@ final class Recorder {
 
     /// A cell showed the picture made from this download.
     func downloadShown(_ download: Int) {
-        downloads[download].shown = true
+        var next: Int? = download
+        while let current = next, !downloads[current].shown {
+            downloads[current].shown = true
+            next = downloads[current].resumes
+        }
+    }
+
+    /// A request resumed the bytes an earlier, cancelled one moved: they count as shown with it.
+    func downloadResumed(_ download: Int, from earlier: Int) {
+        downloads[download].resumes = earlier
     }
 
     // MARK: Work
@@ -162,6 +173,14 @@ final class Recorder {
     func diskCacheHit() {
         guard isLive else { return }
         metrics.diskCacheHits += 1
+    }
+
+    /// The app handled a memory warning: the image bytes it held just before and just after.
+    func memoryWarningHandled(before: Int, after: Int) {
+        metrics.memoryWarningFreedBytes += max(0, before - after)
+        event(
+            "memory_warning_handled",
+            [.number("image_bytes_before", before), .number("image_bytes_after", after)])
     }
 
     /// Main-queue work ran for an operation that was cancelled: a late completion.

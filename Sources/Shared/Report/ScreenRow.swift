@@ -14,4 +14,6 @@ public struct ScreenRow: Sendable, Equatable {
     public let spinning: Bool
     /// The poster's pixels, when it shows one.
     public let bitmap: Bitmap?
+    /// When the cell shows another row's poster (a mix-up): the title of the row whose poster it is.
+    public var wrongPosterOf: String? = nil
 }

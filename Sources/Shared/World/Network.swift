@@ -7,7 +7,10 @@ import Foundation
 /// is flowing (shares are recomputed at every start, finish and cancel). Two calls block the calling
 /// simulated thread until the answer: `data(contentsOf:)`, the articles' blocking download, which nothing
 /// can interrupt (a cancelled operation still pays for every byte), and `data(from:cancellingWith:)`,
-/// which stops as soon as its operation is cancelled (bytes moved so far are wasted).
+/// which stops as soon as its operation is cancelled (bytes moved so far are wasted, unless the caller
+/// keeps the `ResumeData` it leaves and a later request resumes with it: a range request, which the
+/// server answers with 206 and the rest of the body when the body's ETag still matches and the host
+/// serves ranges, or with the whole body otherwise).
 public final class Network {
     /// The network of the phone whose simulated thread calls this.
     public static var shared: Network {
@@ -52,6 +55,14 @@ public final class Network {
         var result: Result<Data, NetworkError>?
         var holdsSlot = false
         weak var thread: SimulatedThread?
+        /// What an earlier, cancelled transfer of this URL left: the request asks for the rest.
+        var resume: ResumeData?
+        /// Where this transfer's bytes begin in the body (the resumed bytes, for a 206).
+        var offset = 0
+        /// The body's ETag.
+        var validator = ""
+        /// What this transfer leaves behind if it is cancelled mid-body.
+        var leftover: ResumeData?
 
         init(url: URL, host: String, download: Int, thread: SimulatedThread) {
             self.url = url
@@ -88,7 +99,26 @@ public final class Network {
         try fetch(url, cancellation: operation).get()
     }
 
+    /// As `data(from:cancellingWith:)`, resuming from `resumeData` when it is for this URL, and leaving
+    /// in it what arrived when the transfer is cancelled mid-body (nil otherwise).
+    public func data(
+        from url: URL, cancellingWith operation: Operation, resumeData: inout ResumeData?
+    ) throws(NetworkError) -> Data {
+        let resume = resumeData?.url == url ? resumeData : nil
+        var leftover: ResumeData?
+        let result = fetch(url, cancellation: operation, resume: resume, leftover: &leftover)
+        resumeData = leftover
+        return try result.get()
+    }
+
     private func fetch(_ url: URL, cancellation operation: Operation?) -> Result<Data, NetworkError> {
+        var leftover: ResumeData?
+        return fetch(url, cancellation: operation, resume: nil, leftover: &leftover)
+    }
+
+    private func fetch(
+        _ url: URL, cancellation operation: Operation?, resume: ResumeData?, leftover: inout ResumeData?
+    ) -> Result<Data, NetworkError> {
         guard let thread = SimulatedThread.current, !thread.isInterrupted else { return .failure(.cancelled) }
         if let operation, operation.isCancelled { return .failure(.cancelled) }
         let urlString = url.absoluteString
@@ -102,6 +132,7 @@ public final class Network {
             return .failure(.invalidURL)
         }
         let transfer = Transfer(url: url, host: host, download: download, thread: thread)
+        transfer.resume = resume
         operation?.onCancel { [weak self, transfer] in self?.cancel(transfer) }
         begin(transfer)
         thread.park(until: { transfer.result != nil })
@@ -109,6 +140,7 @@ public final class Network {
             cancel(transfer)  // the thread's app was killed, or the world is ending
         }
         let result = transfer.result ?? .failure(.cancelled)
+        leftover = transfer.leftover
         if case .failure(let error) = result, error != .cancelled {
             lastFailedByURL.insert(urlString)
         } else {
@@ -180,9 +212,23 @@ public final class Network {
         transfer.body =
             response.status == 200 ? PosterStamp.stamp(response.body, url: transfer.urlString) : response.body
         if transfer.failure == nil { bodySize = transfer.body.count }
+        var etag = FNV1a64()
+        etag.combine(transfer.body)
+        transfer.validator = etag.hexDigest
+        // A range request: the rest of the body only, if it is still the same body and the host serves
+        // ranges; otherwise the whole body, as for any request.
+        if let resume = transfer.resume, transfer.failure == nil, response.status == 200,
+            resume.validator == transfer.validator, resume.count < bodySize,
+            server.servesRanges(for: transfer.url)
+        {
+            transfer.status = 206
+            transfer.offset = resume.count
+            bodySize -= resume.count
+            phone.recorder.downloadResumed(transfer.download, from: resume.download)
+        }
         transfer.size = bodySize
         transfer.remaining = Double(bodySize)
-        phone.recorder.responseStarted(url: transfer.urlString, status: response.status, bodyBytes: bodySize)
+        phone.recorder.responseStarted(url: transfer.urlString, status: transfer.status, bodyBytes: bodySize)
         transfer.phase = .body
         updateLink()
         flowing.append(transfer)
@@ -197,10 +243,12 @@ public final class Network {
         phone.recorder.bytesMoved(moved, download: transfer.download)
         if let failure = failure ?? transfer.failure {
             phone.recorder.requestEnded(
-                url: transfer.urlString, status: transfer.status == 200 ? 0 : transfer.status, bytes: moved,
+                url: transfer.urlString, status: transfer.status / 100 == 2 ? 0 : transfer.status,
+                bytes: moved,
                 download: transfer.download, failed: true)
             transfer.result = .failure(failure)
         } else {
+            // A resumed body (206 on the wire) ends as a whole 200 body for the caller, as URLSession's does.
             phone.recorder.requestEnded(
                 url: transfer.urlString, status: 200, bytes: moved, download: transfer.download, failed: false
             )
@@ -226,6 +274,11 @@ public final class Network {
             flowing.removeAll { $0 === transfer }
             moved = max(0, min(transfer.size, transfer.size - Int(transfer.remaining.rounded(.up))))
             rescheduleLink()
+            if transfer.failure == nil, transfer.status / 100 == 2, transfer.offset + moved > 0 {
+                transfer.leftover = ResumeData(
+                    url: transfer.url, received: Array(transfer.body[..<(transfer.offset + moved)]),
+                    validator: transfer.validator, download: transfer.download)
+            }
         case .done:
             return
         }

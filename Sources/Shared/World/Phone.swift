@@ -234,7 +234,12 @@ public final class Phone {
 
     private func sendMemoryWarning() {
         recorder.event("memory_warning")
-        let warning = BlockOperation { [weak self] in self?.app?.didReceiveMemoryWarning() }
+        let warning = BlockOperation { [weak self] in
+            guard let self, let app else { return }
+            let before = memory.liveBytes
+            app.didReceiveMemoryWarning()
+            recorder.memoryWarningHandled(before: before, after: memory.liveBytes)
+        }
         enqueueOnMainThread(warning, origin: nil)
     }
 
@@ -568,11 +573,15 @@ public final class Phone {
             guard let cell = table.visibleCells[row] else { return nil }
             let image = cell.imageView.image
             let kind = image?.kind ?? .placeholder
-            return ScreenRow(
+            var shown = ScreenRow(
                 row: row, title: movies[row].name, shows: Self.shows(kind),
                 imageHash: kind == .placeholder ? nil : image?.contentHash, url: movies[row].urlString,
                 spinning: cell.accessoryView?.isAnimating ?? false,
                 bitmap: kind == .poster ? image?.bitmap : nil)
+            if kind == .poster, let source = image?.sourceURL, source != movies[row].urlString {
+                shown.wrongPosterOf = movies.first { $0.urlString == source }?.name ?? source
+            }
+            return shown
         }
         return ScreenSnapshot(label: label, time: scheduler.now, rows: rows, stoppedAt: stoppedAt)
     }

@@ -1,0 +1,40 @@
+import Shared
+
+/// Which of step 4's techniques are on: all of them, unless `--without` turns some off to show what each
+/// one buys (a small value in the manner of Nuke's `ImagePipeline.Configuration`).
+struct Configuration {
+    /// Keep filtered posters in memory (`ImageCache`).
+    var isMemoryCacheEnabled = true
+    /// Keep downloaded posters on disk, across launches (`DiskCache`).
+    var isDiskCacheEnabled = true
+    /// Let every row that wants a URL share one download.
+    var isOneLoadPerURLEnabled = true
+    /// Give a cell's load up when the cell is reused, and draw a poster only into a cell still waiting
+    /// for it.
+    var isCancelOnReuseEnabled = true
+    /// Resume a cancelled download where it stopped (a range request) when the poster is wanted again.
+    var isResumingDownloads = true
+    /// Load the rows just past the screen while the table is still.
+    var isPrefetchingEnabled = true
+    /// Downloads (and filters) at once: five, as in the multi-image article; one, as in steps 2 and 3,
+    /// without extra concurrency.
+    var maxConcurrentOperationCount = 5
+
+    /// Everything on, then the command line's `--without` and `--concurrency`.
+    init(options: RunOptions = RunOptions()) {
+        for technique in options.without {
+            switch technique {
+            case .memoryCache: isMemoryCacheEnabled = false
+            case .diskCache: isDiskCacheEnabled = false
+            case .oneLoadPerURL: isOneLoadPerURLEnabled = false
+            case .cancelOnReuse: isCancelOnReuseEnabled = false
+            case .resumeDownloads: isResumingDownloads = false
+            case .prefetch: isPrefetchingEnabled = false
+            case .extraConcurrency: maxConcurrentOperationCount = 1
+            }
+        }
+        if let concurrency = options.concurrency {
+            maxConcurrentOperationCount = concurrency
+        }
+    }
+}
