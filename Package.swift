@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "Step2Background", targets: ["Step2Background"]),
         .executable(name: "Step3IdleOnly", targets: ["Step3IdleOnly"]),
         .executable(name: "Step4CacheAndPrefetch", targets: ["Step4CacheAndPrefetch"]),
+        .executable(name: "Step5Concurrency", targets: ["Step5Concurrency"]),
         .executable(name: "Compare", targets: ["Compare"]),
     ],
     targets: [
@@ -23,6 +24,7 @@ let package = Package(
         .executableTarget(name: "Step2Background", dependencies: ["Shared"]),
         .executableTarget(name: "Step3IdleOnly", dependencies: ["Shared"]),
         .executableTarget(name: "Step4CacheAndPrefetch", dependencies: ["Shared"]),
+        .executableTarget(name: "Step5Concurrency", dependencies: ["Shared"]),
         .executableTarget(name: "Compare", dependencies: ["Shared"]),
         .testTarget(
             name: "SharedTests", dependencies: ["Shared"], exclude: ["Fixtures/check_encoder.py"],
@@ -31,6 +33,7 @@ let package = Package(
             name: "StepTests",
             dependencies: [
                 "Shared", "Step1Naive", "Step2Background", "Step3IdleOnly", "Step4CacheAndPrefetch",
+                "Step5Concurrency",
             ]
         ),
     ],

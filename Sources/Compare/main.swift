@@ -7,7 +7,9 @@ import Shared
 /// them all) with `--json` and reads their reports.
 enum Compare {
     /// The steps, in course order.
-    static let steps = ["Step1Naive", "Step2Background", "Step3IdleOnly", "Step4CacheAndPrefetch"]
+    static let steps = [
+        "Step1Naive", "Step2Background", "Step3IdleOnly", "Step4CacheAndPrefetch", "Step5Concurrency",
+    ]
 
     /// The help text.
     static let help = """

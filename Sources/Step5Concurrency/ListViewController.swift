@@ -1,0 +1,240 @@
+import Shared
+
+/// The hot-movies list, fifth version: step 4's app in Swift concurrency. Each cell's poster loads in a
+/// `Task` the cell cancels when it is reused; an actor keeps one load per URL; prefetching is a task
+/// group at low priority; posters are decoded at the cell's pixel size.
+///
+/// The controller is isolated to `PhoneMainActor`, the simulated phone's stand-in for `@MainActor`.
+/// The look-alike UIKit in `Shared` is not annotated (steps 1–4 have no actors), so each callback enters
+/// the actor with `PhoneMainActor.assumeIsolated`, as code does for a callback that is not annotated.
+@PhoneMainActor
+final class ListViewController: TableViewController {
+    /// The cell's image view, 56 × 76 points, in pixels at the phone's 2× scale.
+    static let posterPixels = (width: 112, height: 152)
+
+    var movies: [MovieRecord] = []
+    let imageLoader: ImageLoader
+    /// Filtered posters in memory: about 26 of them, as many as step 4's 5 MB holds at full size.
+    let imageCache: ImageCache
+    /// URLs that failed in this launch: not tried again until the next one.
+    var failedURLs: Set<URL> = []
+    /// How many rows past the screen to prefetch when the table stops.
+    let prefetchDistance = 5
+    let techniques: Techniques
+    private var lastStopOffset = 0.0
+    /// The task group prefetching rows past the screen, if any.
+    private var prefetchTask: Task<Void, Never>?
+
+    init(concurrency: Int, techniques: Techniques) {
+        self.techniques = techniques
+        imageCache = ImageCache(
+            totalCostLimit: techniques.contains(.decodeAtDisplaySize) ? 1_600_000 : 5_000_000)
+        imageLoader = ImageLoader(
+            executor: SimulatedTaskExecutor(), techniques: techniques, displayPixels: Self.posterPixels,
+            concurrency: concurrency,
+            diskCache: DiskCache(
+                directory: Disk.shared.cachesDirectory.appendingPathComponent("Posters"),
+                sizeLimit: 20_000_000),
+            clock: PhoneClock())
+        super.init()
+    }
+
+    nonisolated override func viewDidLoad() {
+        super.viewDidLoad()
+        PhoneMainActor.assumeIsolated(self) { controller in
+            controller.tableView.register(MovieCell.self, forCellReuseIdentifier: "CellIdentifier")
+            controller.fetchMovieDetails()
+        }
+    }
+
+    /// Reads the bundled movie list into records.
+    func fetchMovieDetails() {
+        movies = phone.movies.map { MovieRecord(name: $0.name, url: $0.url) }
+        tableView.reloadData()
+    }
+
+    nonisolated override func didReceiveMemoryWarning() {
+        super.didReceiveMemoryWarning()
+        PhoneMainActor.assumeIsolated(self) { controller in controller.trimCaches() }
+    }
+
+    /// Keeps only the posters on screen (the disk still has the rest) and drops the guesses.
+    func trimCaches() {
+        let onScreen = (tableView.indexPathsForVisibleRows ?? []).compactMap { movies[$0.row].url }
+        imageCache.removeAll(keeping: Set(onScreen))
+        cancelPrefetching()
+    }
+
+    nonisolated override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
+        PhoneMainActor.assumeIsolated(self) { controller in controller.movies.count }
+    }
+
+    nonisolated override func tableView(
+        _ tableView: TableView, cellForRowAt indexPath: IndexPath
+    ) -> TableViewCell {
+        PhoneMainActor.assumeIsolated(self) { controller in controller.configuredCell(at: indexPath) }
+    }
+
+    func configuredCell(at indexPath: IndexPath) -> MovieCell {
+        let cell =
+            tableView.dequeueReusableCell(withIdentifier: "CellIdentifier", for: indexPath) as! MovieCell
+        // A spinner tells the user the poster is on its way.
+        if cell.accessoryView == nil {
+            cell.accessoryView = ActivityIndicatorView()
+        }
+        let indicator = cell.accessoryView!
+        let movieRecord = movies[indexPath.row]
+        cell.textLabel.text = movieRecord.name
+        guard let url = movieRecord.url, !failedURLs.contains(url) else {
+            indicator.stopAnimating()
+            cell.textLabel.text = "Failed to load"
+            cell.imageView.image = Image.failed
+            return cell
+        }
+        // A poster in memory shows at once, even mid-scroll.
+        if let image = imageCache.image(forKey: url) {
+            indicator.stopAnimating()
+            cell.imageView.image = image
+            return cell
+        }
+        cell.imageView.image = Image.placeholder
+        indicator.startAnimating()
+        // Only start work while the table is still; scrolling rows may never be looked at.
+        if !tableView.isDragging && !tableView.isDecelerating {
+            startLoad(for: cell, url: url, at: indexPath)
+        }
+        return cell
+    }
+
+    /// Starts the task that loads a cell's poster; the cell keeps it, to cancel it when reused.
+    func startLoad(for cell: MovieCell, url: URL, at indexPath: IndexPath) {
+        let imageLoader = imageLoader
+        cell.loadTask = Task { [weak self] in
+            let result: Result<Image, any Error>
+            do {
+                // The loader's actor and the work it calls run on the phone's cooperative pool; this task
+                // waits without holding the main thread, and comes back to the main actor with the answer.
+                result = .success(
+                    try await withTaskExecutorPreference(imageLoader.executor) {
+                        try await imageLoader.image(for: url)
+                    })
+            } catch {
+                result = .failure(error)
+            }
+            self?.show(result, for: url, at: indexPath)
+        }
+    }
+
+    /// Back on the main actor: caches the poster (or remembers the failure) and shows it in the row's
+    /// cell, unless this task was cancelled meanwhile (the cell was reused or left the screen).
+    func show(_ result: Result<Image, any Error>, for url: URL, at indexPath: IndexPath) {
+        guard !Task.isCancelled else { return }
+        if case .success(let image) = result {
+            imageCache.setImage(image, forKey: url)
+        } else {
+            failedURLs.insert(url)
+        }
+        guard let cell = tableView.cellForRow(at: indexPath) as? MovieCell else { return }
+        cell.loadTask = nil
+        cell.accessoryView?.stopAnimating()
+        switch result {
+        case .success(let image):
+            cell.imageView.image = image
+        case .failure:
+            cell.imageView.image = Image.failed
+            cell.textLabel.text = "Failed to load"
+        }
+    }
+
+    nonisolated override func tableView(
+        _ tableView: TableView, didEndDisplaying cell: TableViewCell, forRowAt indexPath: IndexPath
+    ) {
+        guard let cell = cell as? MovieCell else { return }
+        PhoneMainActor.assumeIsolated(cell) { cell in
+            // The row left the screen: its poster is no longer wanted in this cell.
+            cell.loadTask?.cancel()
+            cell.loadTask = nil
+        }
+    }
+
+    nonisolated override func scrollViewWillBeginDragging(_ scrollView: TableView) {
+        // The user is looking for something: drop the guesses.
+        PhoneMainActor.assumeIsolated(self) { controller in controller.cancelPrefetching() }
+    }
+
+    nonisolated override func scrollViewDidEndDragging(
+        _ scrollView: TableView, willDecelerate decelerate: Bool
+    ) {
+        // No deceleration means the table has stopped under the finger.
+        if !decelerate {
+            PhoneMainActor.assumeIsolated(self) { controller in controller.loadImagesForOnscreenCells() }
+        }
+    }
+
+    nonisolated override func scrollViewDidEndDecelerating(_ scrollView: TableView) {
+        PhoneMainActor.assumeIsolated(self) { controller in controller.loadImagesForOnscreenCells() }
+    }
+
+    /// Starts a task for each visible row still waiting, then prefetches the next rows.
+    func loadImagesForOnscreenCells() {
+        guard let pathsArray = tableView.indexPathsForVisibleRows else { return }
+        for indexPath in pathsArray {
+            guard let cell = tableView.cellForRow(at: indexPath) as? MovieCell, cell.loadTask == nil,
+                cell.imageView.image?.kind == .placeholder, let url = movies[indexPath.row].url
+            else { continue }
+            if let image = imageCache.image(forKey: url) {
+                cell.imageView.image = image
+                cell.accessoryView?.stopAnimating()
+                continue
+            }
+            startLoad(for: cell, url: url, at: indexPath)
+        }
+        if techniques.contains(.prefetch) {
+            prefetchRows(after: pathsArray)
+        }
+    }
+
+    // MARK: Prefetching
+
+    /// Warms the memory cache for the rows just past the screen in the direction the user was scrolling,
+    /// as a task group at low priority: visible rows' loads go first.
+    func prefetchRows(after visibleRows: [IndexPath]) {
+        guard let first = visibleRows.first?.row, let last = visibleRows.last?.row else { return }
+        let scrollingDown = tableView.contentOffset >= lastStopOffset
+        lastStopOffset = tableView.contentOffset
+        let rows =
+            scrollingDown
+            ? Array((last + 1)..<min(movies.count, last + 1 + prefetchDistance))
+            : Array(stride(from: first - 1, through: max(0, first - prefetchDistance), by: -1))
+        let urls = rows.compactMap { movies[$0].url }.filter {
+            !failedURLs.contains($0) && !imageCache.contains($0)
+        }
+        guard !urls.isEmpty else { return }
+        prefetchTask?.cancel()
+        let imageLoader = imageLoader
+        prefetchTask = Task(priority: .low) { [weak self] in
+            await withTaskExecutorPreference(imageLoader.executor) {
+                await withTaskGroup(of: (URL, Image?).self) { group in
+                    for url in urls {
+                        group.addTask(priority: .low) { (url, try? await imageLoader.image(for: url)) }
+                    }
+                    for await (url, image) in group {
+                        if let image { self?.prefetched(image, for: url) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A prefetched poster goes into the memory cache, unless prefetching was cancelled meanwhile.
+    func prefetched(_ image: Image, for url: URL) {
+        guard !Task.isCancelled else { return }
+        imageCache.setImage(image, forKey: url)
+    }
+
+    /// Gives up every prefetch that has not finished.
+    func cancelPrefetching() {
+        prefetchTask?.cancel()
+        prefetchTask = nil
+    }
+}
