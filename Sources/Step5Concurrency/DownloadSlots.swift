@@ -1,9 +1,11 @@
 import Shared
 
 /// At most a few downloads at once, as step 4's download queue's `maxConcurrentOperationCount`: a task
-/// waits for a slot, more eager tasks first, and gives it back when its transfer ends.
+/// waits for a slot, more eager tasks first, and gives it back when its transfer ends. While suspended
+/// (the user is scrolling), as step 4's suspended queue, no download starts.
 actor DownloadSlots {
     let limit: Int
+    private(set) var isSuspended = false
     private let executor: any TaskExecutor
     private var inUse = 0
     private var waiting: [Waiter] = []
@@ -23,7 +25,7 @@ actor DownloadSlots {
     /// Waits for a free slot; throws `CancellationError` if the task is cancelled while it waits.
     func acquire() async throws {
         try Task.checkCancellation()
-        if inUse < limit && waiting.isEmpty {
+        if inUse < limit && waiting.isEmpty && !isSuspended {
             inUse += 1
             return
         }
@@ -42,9 +44,20 @@ actor DownloadSlots {
     /// Frees a slot for the most eager waiting task.
     func release() {
         inUse -= 1
-        guard let next = mostEager() else { return }
-        inUse += 1
-        next.continuation.resume()
+        startWaiting()
+    }
+
+    /// Holds (or lets go of) every download that has not started yet.
+    func setSuspended(_ suspended: Bool) {
+        isSuspended = suspended
+        startWaiting()
+    }
+
+    private func startWaiting() {
+        while !isSuspended, inUse < limit, let next = mostEager() {
+            inUse += 1
+            next.continuation.resume()
+        }
     }
 
     private func mostEager() -> Waiter? {

@@ -102,6 +102,11 @@ actor ImageLoader {
         }
     }
 
+    /// Holds every download not yet started while the user scrolls, as step 4 suspends its queues.
+    nonisolated func suspendDownloads(_ suspended: Bool) {
+        Task(executorPreference: executor) { await self.downloadSlots.setSuspended(suspended) }
+    }
+
     /// Step 4's two operations as one function: the disk cache, else the network (with retries), then
     /// the decode and the sepia filter, checking for cancellation between the steps.
     nonisolated func loadImage(from url: URL) async throws -> Image {

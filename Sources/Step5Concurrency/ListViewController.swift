@@ -24,6 +24,10 @@ final class ListViewController: TableViewController {
     private var lastStopOffset = 0.0
     /// The task group prefetching rows past the screen, if any.
     private var prefetchTask: Task<Void, Never>?
+    /// The task loading each row's poster for a cell, until it shows.
+    private var loadTasks: [IndexPath: Task<Void, Never>] = [:]
+    /// The rows that task group is prefetching.
+    private var prefetchedRows: ClosedRange<Int>?
 
     init(concurrency: Int, techniques: Techniques) {
         self.techniques = techniques
@@ -109,26 +113,27 @@ final class ListViewController: TableViewController {
     /// Starts the task that loads a cell's poster; the cell keeps it, to cancel it when reused.
     func startLoad(for cell: MovieCell, url: URL, at indexPath: IndexPath) {
         let imageLoader = imageLoader
-        cell.loadTask = Task { [weak self] in
+        // `Task.immediate` runs on the main actor at once, up to its first suspension, instead of
+        // waiting for the main thread's next turn; the executor preference sends the work it awaits
+        // (the loader's actor, the download, the decode) to the phone's cooperative pool.
+        let task = Task.immediate(executorPreference: imageLoader.executor) { [weak self] in
             let result: Result<Image, any Error>
             do {
-                // The loader's actor and the work it calls run on the phone's cooperative pool; this task
-                // waits without holding the main thread, and comes back to the main actor with the answer.
-                result = .success(
-                    try await withTaskExecutorPreference(imageLoader.executor) {
-                        try await imageLoader.image(for: url)
-                    })
+                result = .success(try await imageLoader.image(for: url))
             } catch {
                 result = .failure(error)
             }
             self?.show(result, for: url, at: indexPath)
         }
+        cell.loadTask = task
+        loadTasks[indexPath] = task
     }
 
     /// Back on the main actor: caches the poster (or remembers the failure) and shows it in the row's
     /// cell, unless this task was cancelled meanwhile (the cell was reused or left the screen).
     func show(_ result: Result<Image, any Error>, for url: URL, at indexPath: IndexPath) {
         guard !Task.isCancelled else { return }
+        loadTasks[indexPath] = nil
         if case .success(let image) = result {
             imageCache.setImage(image, forKey: url)
         } else {
@@ -146,20 +151,20 @@ final class ListViewController: TableViewController {
         }
     }
 
-    nonisolated override func tableView(
-        _ tableView: TableView, didEndDisplaying cell: TableViewCell, forRowAt indexPath: IndexPath
-    ) {
-        guard let cell = cell as? MovieCell else { return }
-        PhoneMainActor.assumeIsolated(cell) { cell in
-            // The row left the screen: its poster is no longer wanted in this cell.
-            cell.loadTask?.cancel()
-            cell.loadTask = nil
+    nonisolated override func scrollViewWillBeginDragging(_ scrollView: TableView) {
+        PhoneMainActor.assumeIsolated(self) { controller in
+            // The user is looking for something: hold the downloads not yet started, and drop the
+            // guesses (unless they may still come true: then they are dropped only if their rows leave
+            // the window, as the table scrolls).
+            controller.imageLoader.suspendDownloads(true)
+            if !controller.techniques.contains(.directionAwarePrefetch) {
+                controller.cancelPrefetching()
+            }
         }
     }
 
-    nonisolated override func scrollViewWillBeginDragging(_ scrollView: TableView) {
-        // The user is looking for something: drop the guesses.
-        PhoneMainActor.assumeIsolated(self) { controller in controller.cancelPrefetching() }
+    nonisolated override func scrollViewDidScroll(_ scrollView: TableView) {
+        PhoneMainActor.assumeIsolated(self) { controller in controller.cancelPrefetchingOutsideWindow() }
     }
 
     nonisolated override func scrollViewDidEndDragging(
@@ -167,17 +172,29 @@ final class ListViewController: TableViewController {
     ) {
         // No deceleration means the table has stopped under the finger.
         if !decelerate {
-            PhoneMainActor.assumeIsolated(self) { controller in controller.loadImagesForOnscreenCells() }
+            PhoneMainActor.assumeIsolated(self) { controller in controller.tableStopped() }
         }
     }
 
     nonisolated override func scrollViewDidEndDecelerating(_ scrollView: TableView) {
-        PhoneMainActor.assumeIsolated(self) { controller in controller.loadImagesForOnscreenCells() }
+        PhoneMainActor.assumeIsolated(self) { controller in controller.tableStopped() }
     }
 
-    /// Starts a task for each visible row still waiting, then prefetches the next rows.
+    /// The table is at rest: the visible rows' loads go first, then the held downloads may start.
+    func tableStopped() {
+        loadImagesForOnscreenCells()
+        imageLoader.suspendDownloads(false)
+    }
+
+    /// Cancels the tasks of rows that left the screen, starts a task for each visible row still
+    /// waiting, then prefetches the next rows.
     func loadImagesForOnscreenCells() {
         guard let pathsArray = tableView.indexPathsForVisibleRows else { return }
+        let visiblePaths = Set(pathsArray)
+        // Sorted, so every run cancels in the same order.
+        for indexPath in loadTasks.keys.sorted() where !visiblePaths.contains(indexPath) {
+            loadTasks.removeValue(forKey: indexPath)?.cancel()
+        }
         for indexPath in pathsArray {
             guard let cell = tableView.cellForRow(at: indexPath) as? MovieCell, cell.loadTask == nil,
                 cell.imageView.image?.kind == .placeholder, let url = movies[indexPath.row].url
@@ -210,31 +227,50 @@ final class ListViewController: TableViewController {
             !failedURLs.contains($0) && !imageCache.contains($0)
         }
         guard !urls.isEmpty else { return }
-        prefetchTask?.cancel()
+        // The new group joins its loads before the old one leaves, so a row in both keeps its load.
+        let previousPrefetch = prefetchTask
+        defer { previousPrefetch?.cancel() }
         let imageLoader = imageLoader
-        prefetchTask = Task(priority: .low) { [weak self] in
-            await withTaskExecutorPreference(imageLoader.executor) {
-                await withTaskGroup(of: (URL, Image?).self) { group in
-                    for url in urls {
-                        group.addTask(priority: .low) { (url, try? await imageLoader.image(for: url)) }
-                    }
-                    for await (url, image) in group {
-                        if let image { self?.prefetched(image, for: url) }
-                    }
+        prefetchTask = Task.immediate(priority: .low, executorPreference: imageLoader.executor) { [weak self] in
+            await withTaskGroup(of: (URL, Image?).self) { group in
+                for url in urls {
+                    group.addTask(priority: .low) { (url, try? await imageLoader.image(for: url)) }
+                }
+                for await (url, image) in group {
+                    self?.prefetched(image, for: url)
                 }
             }
         }
+        prefetchedRows = rows.min()!...rows.max()!
     }
 
-    /// A prefetched poster goes into the memory cache, unless prefetching was cancelled meanwhile.
-    func prefetched(_ image: Image, for url: URL) {
+    /// A prefetched poster goes into the memory cache (a failure is remembered), unless prefetching was
+    /// cancelled meanwhile.
+    func prefetched(_ image: Image?, for url: URL) {
         guard !Task.isCancelled else { return }
-        imageCache.setImage(image, forKey: url)
+        if let image {
+            imageCache.setImage(image, forKey: url)
+        } else {
+            failedURLs.insert(url)
+        }
+    }
+
+    /// Cancels the prefetch once its rows are no longer within `prefetchDistance` of the screen: a
+    /// drag toward them keeps it (they are about to show), a drag away or a fling past them ends it.
+    func cancelPrefetchingOutsideWindow() {
+        guard let rows = prefetchedRows, let visible = tableView.indexPathsForVisibleRows,
+            let first = visible.first?.row, let last = visible.last?.row
+        else { return }
+        let window = max(0, first - prefetchDistance)...(last + prefetchDistance)
+        if !window.overlaps(rows) {
+            cancelPrefetching()
+        }
     }
 
     /// Gives up every prefetch that has not finished.
     func cancelPrefetching() {
         prefetchTask?.cancel()
         prefetchTask = nil
+        prefetchedRows = nil
     }
 }

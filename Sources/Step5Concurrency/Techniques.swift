@@ -14,5 +14,11 @@ struct Techniques: OptionSet, Sendable {
     /// The next rows are loaded at low priority while the table is still.
     static let prefetch = Techniques(rawValue: 1 << 4)
 
-    static let all: Techniques = [.decodeAtDisplaySize, .coalescing, .retries, .diskCache, .prefetch]
+    /// A touch-down keeps the prefetch; it is cancelled only when its rows leave the window around the
+    /// screen.
+    static let directionAwarePrefetch = Techniques(rawValue: 1 << 5)
+
+    static let all: Techniques = [
+        .decodeAtDisplaySize, .coalescing, .retries, .diskCache, .prefetch, .directionAwarePrefetch,
+    ]
 }

@@ -50,10 +50,22 @@ final class PhoneMainExecutor: SerialExecutor, @unchecked Sendable {
         phone.enqueueOnMainThread(BlockOperation { unowned.runSynchronously(on: executor) })
     }
 
+    /// Whether the caller is on the phone's main thread (SE-0471): the runtime asks when no job of this
+    /// executor is running, as in a frame's callback, so `Task.immediate` can start right there and
+    /// `assumeIsolated` can check.
+    func isIsolatingCurrentContext() -> Bool? {
+        Self.isOnMainThread
+    }
+
     /// Called when the runtime cannot tell from its own bookkeeping (a frame callback is not a job).
     func checkIsolated() {
-        guard let thread = SimulatedThread.current, thread.name == "main", thread.context is Phone else {
+        guard Self.isOnMainThread else {
             preconditionFailure("PhoneMainActor code ran off the phone's main thread.")
         }
+    }
+
+    private static var isOnMainThread: Bool {
+        guard let thread = SimulatedThread.current else { return false }
+        return thread.name == "main" && thread.context is Phone
     }
 }
