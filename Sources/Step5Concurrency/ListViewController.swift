@@ -14,25 +14,28 @@ final class ListViewController: TableViewController {
 
     var movies: [MovieRecord] = []
     let imageLoader: ImageLoader
-    /// Filtered posters in memory: about 26 of them, as many as step 4's 5 MB holds at full size.
-    let imageCache: ImageCache
+    /// The memory cache, the failed URLs and the cells, where the tasks bring their answers.
+    private(set) lazy var display = PosterDisplay(
+        tableView: tableView,
+        // Filtered posters in memory: about 26 of them, as many as step 4's 5 MB holds at full size.
+        imageCache: ImageCache(
+            totalCostLimit: techniques.contains(.decodeAtDisplaySize) ? 1_600_000 : 5_000_000))
+    var imageCache: ImageCache { display.imageCache }
     /// URLs that failed in this launch: not tried again until the next one.
-    var failedURLs: Set<URL> = []
+    var failedURLs: Set<URL> { display.failedURLs }
     /// How many rows past the screen to prefetch when the table stops.
     let prefetchDistance = 5
     let techniques: Techniques
     private var lastStopOffset = 0.0
     /// The task group prefetching rows past the screen, if any.
     private var prefetchTask: Task<Void, Never>?
-    /// The task loading each row's poster for a cell, until it shows.
+    /// The task loading each row's poster for a cell.
     private var loadTasks: [IndexPath: Task<Void, Never>] = [:]
     /// The rows that task group is prefetching.
     private var prefetchedRows: ClosedRange<Int>?
 
     init(concurrency: Int, techniques: Techniques) {
         self.techniques = techniques
-        imageCache = ImageCache(
-            totalCostLimit: techniques.contains(.decodeAtDisplaySize) ? 1_600_000 : 5_000_000)
         imageLoader = ImageLoader(
             executor: SimulatedTaskExecutor(), techniques: techniques, displayPixels: Self.posterPixels,
             concurrency: concurrency,
@@ -113,42 +116,22 @@ final class ListViewController: TableViewController {
     /// Starts the task that loads a cell's poster; the cell keeps it, to cancel it when reused.
     func startLoad(for cell: MovieCell, url: URL, at indexPath: IndexPath) {
         let imageLoader = imageLoader
-        // `Task.immediate` runs on the main actor at once, up to its first suspension, instead of
-        // waiting for the main thread's next turn; the executor preference sends the work it awaits
-        // (the loader's actor, the download, the decode) to the phone's cooperative pool.
-        let task = Task.immediate(executorPreference: imageLoader.executor) { [weak self] in
+        let display = display
+        // The task runs on the phone's cooperative pool (its executor preference) and holds only
+        // `Sendable` things; it comes to the main actor once, to show its answer.
+        let task = Task(executorPreference: imageLoader.executor) {
             let result: Result<Image, any Error>
             do {
                 result = .success(try await imageLoader.image(for: url))
             } catch {
                 result = .failure(error)
             }
-            self?.show(result, for: url, at: indexPath)
+            // Cancelled while the poster was on its way: nothing to show, no trip to the main actor.
+            guard !Task.isCancelled else { return }
+            await display.show(result, for: url, at: indexPath)
         }
         cell.loadTask = task
         loadTasks[indexPath] = task
-    }
-
-    /// Back on the main actor: caches the poster (or remembers the failure) and shows it in the row's
-    /// cell, unless this task was cancelled meanwhile (the cell was reused or left the screen).
-    func show(_ result: Result<Image, any Error>, for url: URL, at indexPath: IndexPath) {
-        guard !Task.isCancelled else { return }
-        loadTasks[indexPath] = nil
-        if case .success(let image) = result {
-            imageCache.setImage(image, forKey: url)
-        } else {
-            failedURLs.insert(url)
-        }
-        guard let cell = tableView.cellForRow(at: indexPath) as? MovieCell else { return }
-        cell.loadTask = nil
-        cell.accessoryView?.stopAnimating()
-        switch result {
-        case .success(let image):
-            cell.imageView.image = image
-        case .failure:
-            cell.imageView.image = Image.failed
-            cell.textLabel.text = "Failed to load"
-        }
     }
 
     nonisolated override func scrollViewWillBeginDragging(_ scrollView: TableView) {
@@ -231,28 +214,18 @@ final class ListViewController: TableViewController {
         let previousPrefetch = prefetchTask
         defer { previousPrefetch?.cancel() }
         let imageLoader = imageLoader
-        prefetchTask = Task.immediate(priority: .low, executorPreference: imageLoader.executor) { [weak self] in
+        let display = display
+        prefetchTask = Task(executorPreference: imageLoader.executor, priority: .low) {
             await withTaskGroup(of: (URL, Image?).self) { group in
                 for url in urls {
                     group.addTask(priority: .low) { (url, try? await imageLoader.image(for: url)) }
                 }
-                for await (url, image) in group {
-                    self?.prefetched(image, for: url)
+                for await (url, image) in group where !Task.isCancelled {
+                    await display.prefetched(image, for: url)
                 }
             }
         }
         prefetchedRows = rows.min()!...rows.max()!
-    }
-
-    /// A prefetched poster goes into the memory cache (a failure is remembered), unless prefetching was
-    /// cancelled meanwhile.
-    func prefetched(_ image: Image?, for url: URL) {
-        guard !Task.isCancelled else { return }
-        if let image {
-            imageCache.setImage(image, forKey: url)
-        } else {
-            failedURLs.insert(url)
-        }
     }
 
     /// Cancels the prefetch once its rows are no longer within `prefetchDistance` of the screen: a
