@@ -23,9 +23,11 @@ actor DownloadSlots {
     }
 
     /// Waits for a free slot; throws `CancellationError` if the task is cancelled while it waits.
-    func acquire() async throws {
+    /// A download already under way (a retry) is not held by a suspension, as a running operation
+    /// goes on in a suspended queue.
+    func acquire(underWay: Bool = false) async throws {
         try Task.checkCancellation()
-        if inUse < limit && waiting.isEmpty && !isSuspended {
+        if inUse < limit && waiting.isEmpty && (!isSuspended || underWay) {
             inUse += 1
             return
         }

@@ -136,7 +136,7 @@ actor ImageLoader {
     nonisolated func download(_ url: URL) async throws -> Data {
         var retries = 0
         while true {
-            try await downloadSlots.acquire()
+            try await downloadSlots.acquire(underWay: retries > 0)
             do {
                 let data = try await network.data(from: url)
                 await downloadSlots.release()

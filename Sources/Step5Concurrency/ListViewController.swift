@@ -119,7 +119,7 @@ final class ListViewController: TableViewController {
         let display = display
         // The task runs on the phone's cooperative pool (its executor preference) and holds only
         // `Sendable` things; it comes to the main actor once, to show its answer.
-        let task = Task(executorPreference: imageLoader.executor) {
+        let task = Task(executorPreference: imageLoader.executor, priority: .userInitiated) {
             let result: Result<Image, any Error>
             do {
                 result = .success(try await imageLoader.image(for: url))
@@ -215,7 +215,10 @@ final class ListViewController: TableViewController {
         defer { previousPrefetch?.cancel() }
         let imageLoader = imageLoader
         let display = display
+        // The visible rows' loads go first: the guesses start once those are done.
+        let visibleLoads = visibleRows.compactMap { loadTasks[$0] }
         prefetchTask = Task(executorPreference: imageLoader.executor, priority: .low) {
+            for load in visibleLoads { await load.value }
             await withTaskGroup(of: (URL, Image?).self) { group in
                 for url in urls {
                     group.addTask(priority: .low) { (url, try? await imageLoader.image(for: url)) }
