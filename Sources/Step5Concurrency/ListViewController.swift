@@ -17,9 +17,9 @@ final class ListViewController: TableViewController {
     /// The memory cache, the failed URLs and the cells, where the tasks bring their answers.
     private(set) lazy var display = PosterDisplay(
         tableView: tableView,
-        // Filtered posters in memory: about 26 of them, as many as step 4's 5 MB holds at full size.
+        // Filtered posters in memory: about 25 of them, as many as step 4's 5 MB holds at full size.
         imageCache: ImageCache(
-            totalCostLimit: techniques.contains(.decodeAtDisplaySize) ? 1_600_000 : 5_000_000))
+            totalCostLimit: techniques.contains(.decodeAtDisplaySize) ? 1_540_000 : 5_000_000))
     var imageCache: ImageCache { display.imageCache }
     /// URLs that failed in this launch: not tried again until the next one.
     var failedURLs: Set<URL> { display.failedURLs }

@@ -4,18 +4,21 @@ import Step1Naive
 import Step2Background
 import Step3IdleOnly
 import Step4CacheAndPrefetch
+import Step5Concurrency
 
 @testable import Step1Naive
 @testable import Step2Background
 @testable import Step3IdleOnly
 @testable import Step4CacheAndPrefetch
+@testable import Step5Concurrency
 
-/// The four steps as the tests see them.
+/// The steps as the tests see them.
 enum Step: String, CaseIterable, Sendable, CustomStringConvertible {
     case naive = "Step1Naive"
     case background = "Step2Background"
     case idleOnly = "Step3IdleOnly"
     case cacheAndPrefetch = "Step4CacheAndPrefetch"
+    case concurrency = "Step5Concurrency"
 
     var description: String { rawValue }
 
@@ -26,6 +29,7 @@ enum Step: String, CaseIterable, Sendable, CustomStringConvertible {
         case .background: return Step2Background.StepInfo.makeApp(options)
         case .idleOnly: return Step3IdleOnly.StepInfo.makeApp(options)
         case .cacheAndPrefetch: return Step4CacheAndPrefetch.StepInfo.makeApp(options)
+        case .concurrency: return Step5Concurrency.StepInfo.makeApp(options)
         }
     }
 

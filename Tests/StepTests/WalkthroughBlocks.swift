@@ -8,6 +8,7 @@ import Shared
 /// - `<!-- workbook: run Step2Background --scenario course -->` holds that command's text report.
 /// - `<!-- workbook: table course Step1Naive Step2Background : key key … -->` holds a Markdown table of
 ///   those metrics on that scenario, a column per step (and the oracle where it applies).
+/// - `<!-- workbook: ablation -->` holds step 5's ablation table (`Step5Ablation`).
 /// `WORKBOOK_RECORD=1 swift test --filter Walkthrough` rewrites every block from fresh runs.
 enum WalkthroughBlocks {
     /// The path of `Walkthrough.md`, found from this source file.
@@ -77,6 +78,8 @@ enum WalkthroughBlocks {
             let keys = Array(words[(colon + 1)...])
             let results = try steps.map { try SharedRuns.shared.result($0, scenario) }
             return table(results: results, keys: keys)
+        case "ablation":
+            return try Step5Ablation.table()
         default:
             throw WorkbookError.badInput("walkthrough: unknown directive “\(kind)”")
         }
