@@ -1,19 +1,32 @@
 import Foundation
 import Shared
 
-/// Runs the four step executables on one scenario and prints their metrics side by side.
+/// Runs every step executable on one scenario and prints their metrics side by side.
 ///
 /// The steps are separate executables, so `Compare` runs the ones built next to it (`swift build` builds
-/// them all) with `--json` and reads their reports.
+/// them all) with `--json` and reads their reports. It finds them by name, `Step<N>…`, so a step a teacher
+/// adds gets its column as soon as it is built.
 enum Compare {
-    /// The steps, in course order.
-    static let steps = [
-        "Step1Naive", "Step2Background", "Step3IdleOnly", "Step4CacheAndPrefetch", "Step5Concurrency",
-    ]
+    /// The step executables in a folder, in course order (by the number after `Step`).
+    static func steps(in folder: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.compactMap { name -> (Int, String)? in
+            guard name.hasPrefix("Step"), !name.contains(".") else { return nil }
+            let digits = name.dropFirst(4).prefix { $0.isASCII && $0.isNumber }
+            var isFolder: ObjCBool = false
+            let path = folder.appendingPathComponent(name).path
+            guard let number = Int(digits),
+                FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
+                !isFolder.boolValue, FileManager.default.isExecutableFile(atPath: path)
+            else { return nil }
+            return (number, name)
+        }
+        .sorted { $0 < $1 }.map(\.1)
+    }
 
     /// The help text.
     static let help = """
-        Compare: runs the four steps on one scenario and prints a table, a column per step, with the oracle.
+        Compare: runs every step on one scenario and prints a table, a column per step, with the oracle.
 
         Usage: swift build && swift run Compare [--scenario NAME|FILE] [--seed N]
 
@@ -46,13 +59,14 @@ enum Compare {
         }
         let folder = executableFolder()
         var columns: [ComparisonTable.Column] = []
+        let steps = steps(in: folder)
+        guard !steps.isEmpty else {
+            fail(
+                "cannot find the steps next to Compare in \(folder.path).\n"
+                    + "Build every step first: swift build && swift run Compare --scenario course")
+        }
         for step in steps {
             let path = folder.appendingPathComponent(step).path
-            guard FileManager.default.isExecutableFile(atPath: path) else {
-                fail(
-                    "cannot find \(step) next to Compare in \(folder.path).\n"
-                        + "Build every step first: swift build && swift run Compare --scenario course")
-            }
             let data = run(path, arguments: ["--json"] + passThrough, step: step)
             do {
                 columns.append(try ComparisonTable.column(fromJSON: data))

@@ -1,7 +1,7 @@
 import Shared
 
 /// What the harness (and the tests) need to run this step.
-enum StepInfo {
+enum StepInfo: WorkbookStep {
     static let name = "Step1Naive"
     static let summary = "downloads, decodes and filters every poster synchronously on the main thread"
 

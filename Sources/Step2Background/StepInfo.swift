@@ -1,7 +1,7 @@
 import Shared
 
 /// What the harness (and the tests) need to run this step.
-enum StepInfo {
+enum StepInfo: WorkbookStep {
     static let name = "Step2Background"
     static let summary = "downloads and filters posters on two operation queues, off the main thread"
 

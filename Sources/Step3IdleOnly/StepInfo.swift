@@ -1,7 +1,7 @@
 import Shared
 
 /// What the harness (and the tests) need to run this step.
-enum StepInfo {
+enum StepInfo: WorkbookStep {
     static let name = "Step3IdleOnly"
     static let summary =
         "loads posters only while the table is still, and cancels work for rows that left the screen"

@@ -3,14 +3,18 @@ import Shared
 /// The disk cache: downloaded poster bytes in the caches folder, which survives a relaunch.
 ///
 /// Each file is named after a hash of the whole URL (two URLs that end in the same file name must not
-/// collide) and starts with a header line holding the URL, the byte count and a CRC-32 of the bytes.
-/// Files are written atomically; a file whose header does not match (truncated, zeroed, or another
-/// poster's file) is a miss. When a write fails (the disk is full, the folder was deleted) the cache turns
-/// itself off for the rest of the launch, says so once, and the app carries on with the network alone.
+/// collide) and starts with a header line holding the byte count, the disk's seal of the bytes and the
+/// URL. The seal is keyed and covers where the posters came from, so a file left by a run on other
+/// posters, damaged, or forged by someone else is a miss, never a wrong picture. A file holding another
+/// URL's header is a miss too, said once. Files are written atomically; a folder where a file belongs is
+/// skipped. When a write fails (the disk is full, the folder was deleted) the cache turns itself off for
+/// the rest of the launch, says so once, and the app carries on with the network alone.
 final class DiskCache {
     let directory: URL
     /// Whether a write failed: from then on the cache neither reads nor writes.
     private(set) var isOff = false
+    /// Whether a file with another URL's header was reported this launch.
+    private var reportedMismatch = false
 
     init(directory: URL) {
         self.directory = directory
@@ -22,7 +26,7 @@ final class DiskCache {
         directory.appendingPathComponent(FNV1a64.hexDigest(of: url.absoluteString) + ".poster")
     }
 
-    /// The cached bytes for a URL, or nil when missing or damaged.
+    /// The cached bytes for a URL, or nil when missing, damaged or not this URL's.
     func data(for url: URL) -> Data? {
         guard !isOff, Disk.shared.fileExists(at: fileURL(for: url)),
             let file = Disk.shared.contents(of: fileURL(for: url))
@@ -33,13 +37,23 @@ final class DiskCache {
         guard let newline = bytes.firstIndex(of: 10) else { return nil }
         let header = String(decoding: bytes[..<newline], as: UTF8.self)
         let body = Array(bytes[(newline + 1)...])
+        let storedURL = header.split(separator: " ", maxSplits: 3).dropFirst(3).first.map(String.init)
+        if let storedURL, storedURL != url.absoluteString {
+            if !reportedMismatch {
+                reportedMismatch = true
+                Instruments.diskCacheMismatch(
+                    file: fileURL(for: url).lastPathComponent, requested: url.absoluteString, found: storedURL
+                )
+            }
+            return nil
+        }
         guard header == Self.header(for: url, body: body) else { return nil }
         return Data(body)
     }
 
     /// Keeps a URL's downloaded bytes, atomically.
     func store(_ data: Data, for url: URL) {
-        guard !isOff else { return }
+        guard !isOff, !Disk.shared.isFolder(at: fileURL(for: url)) else { return }
         let body = [UInt8](data)
         let file = Array((Self.header(for: url, body: body) + "\n").utf8) + body
         if !Disk.shared.write(Data(file), to: fileURL(for: url), atomically: true) {
@@ -54,6 +68,6 @@ final class DiskCache {
     }
 
     private static func header(for url: URL, body: [UInt8]) -> String {
-        "poster-cache-v1 \(body.count) \(CRC32.checksum(body)) \(url.absoluteString)"
+        "poster-cache-v2 \(body.count) \(Disk.shared.seal(body, name: url.absoluteString)) \(url.absoluteString)"
     }
 }

@@ -93,7 +93,7 @@ final class ListViewController: TableViewController {
         loadsInProgress[url, default: []].append(load)
         if let downloader = movieOperations.downloadsInProgress[url] {
             // One download per URL: a visible row raises a prefetch's priority instead of starting another.
-            downloader.queuePriority = max(downloader.queuePriority, priority)
+            if priority.rawValue > downloader.queuePriority.rawValue { downloader.queuePriority = priority }
         } else if movieOperations.filtrationsInProgress[url] == nil {
             startDownloadForURL(url, priority: priority)
         }

@@ -1,7 +1,7 @@
 import Shared
 
 /// What the harness (and the tests) need to run this step.
-enum StepInfo {
+enum StepInfo: WorkbookStep {
     static let name = "Step4CacheAndPrefetch"
     static let summary = "adds memory and disk caches, one load per URL, cancel-on-reuse and prefetch"
 

@@ -43,11 +43,51 @@ struct HostileInputFileTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("long.scenario")
-        let line = "wait 1ms  # a comment to pad the line out\n"
-        let text = String(repeating: line, count: ScenarioParser.maximumFileBytes / line.utf8.count)
+        let line = "# a comment to pad the file out, line after line, up to its size limit\n"
+        let text =
+            "wait 1ms\n"
+            + String(repeating: line, count: (ScenarioParser.maximumFileBytes - 9) / line.utf8.count)
+        #expect(text.utf8.count > ScenarioParser.maximumFileBytes - line.utf8.count)
         try Data(text.utf8).write(to: file)
         let scenario = try ScenarioParser.load(file.path)
-        #expect(scenario.actions.count == ScenarioParser.maximumFileBytes / line.utf8.count)
+        #expect(scenario.actions.count == 1)
+    }
+
+    @Test("A FIFO, a device and a directory are named as such and never read; a sparse file by its size")
+    func notRegularFiles() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let cases: [(String, BoundedFile.Failure)] = [
+            (fifo.path, .notAFile(what: "a FIFO (named pipe)")),
+            ("/dev/zero", .notAFile(what: "a character device")),
+            (folder.path, .notAFile(what: "a directory")),
+            (folder.appendingPathComponent("absent").path, .missing),
+        ]
+        for kind in BoundedFile.Kind.allCases {
+            for (path, failure) in cases {
+                #expect(throws: failure) { try BoundedFile.read(path, as: kind) }
+            }
+            let sparse = folder.appendingPathComponent("sparse")
+            try sparseFile(sparse, bytes: 3 << 30, startingWith: "x")
+            let start = ContinuousClock.now
+            #expect(
+                throws: BoundedFile.Failure.tooLarge(
+                    bytes: 3 << 30, limit: kind.maximumBytes, kind: kind.noun)
+            ) {
+                try BoundedFile.read(sparse.path, as: kind)
+            }
+            #expect(ContinuousClock.now - start < .seconds(1))
+            // At the limit it is read whole; one byte more is refused.
+            try sparseFile(sparse, bytes: UInt64(kind.maximumBytes), startingWith: "x")
+            #expect(try BoundedFile.read(sparse.path, as: kind).count == kind.maximumBytes)
+            try sparseFile(sparse, bytes: UInt64(kind.maximumBytes + 1), startingWith: "x")
+            #expect(throws: BoundedFile.Failure.self) { try BoundedFile.read(sparse.path, as: kind) }
+        }
+        // A scenario named by a FIFO, or by /dev/stdin, gets its kind in the message, not a permission error.
+        let error = #expect(throws: ScenarioError.self) { try ScenarioParser.load(fifo.path) }
+        #expect(error?.message.hasPrefix("is a FIFO (named pipe), not a scenario file") == true)
     }
 
     @Test("A 50 MB catalog is refused from its size, naming the file")

@@ -222,6 +222,8 @@ struct MovieCatalogTests {
             "dir-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(loadError(directory) == .unreadableFile(path: directory.path, reason: "it is a directory"))
+        #expect(
+            loadError(directory)
+                == .unreadableFile(path: directory.path, reason: "is a directory, not a regular file"))
     }
 }

@@ -232,7 +232,17 @@ struct ScenarioParserTests {
         Mistake(text: "disk full-after=1000001\nwait 1s", line: 1, mentions: ["full-after", "1000000"]),
         Mistake(text: "disk full-after=2 size=9\nwait 1s", line: 1, mentions: ["size"]),
         Mistake(
-            text: "rows 0\nwait 1s", line: 1, mentions: ["expected a row count from 1 to 1000000", "“0”"]),
+            text: "rows 0\nwait 1s", line: 1, mentions: ["expected a row count from 1 to 100000", "“0”"]),
+        Mistake(text: "rows 100001\nwait 1s", line: 1, mentions: ["from 1 to 100000", "“100001”"]),
+        Mistake(
+            text: "screen height=1000 row=10\nwait 1s", line: 1,
+            mentions: ["shows up to 101 rows at once", "at most 100"]),
+        Mistake(
+            text: "rows 20\nwait 3600s\n\nwait 1ms", line: 4,
+            mentions: ["reaches 3600.001s of virtual time here", "at most 3600s"]),
+        Mistake(
+            text: "wait 3599s\nfling to row 150\nwait 1s", line: 2,
+            mentions: ["of virtual time here", "at most 3600s (one hour)"]),
         Mistake(text: "rows -5\nwait 1s", line: 1, mentions: ["expected a row count", "“-5”"]),
         Mistake(text: "rows 1000001\nwait 1s", line: 1, mentions: ["expected a row count"]),
         Mistake(text: "rows\nwait 1s", line: 1, mentions: ["after “rows”, found end of line"]),
@@ -362,6 +372,35 @@ struct ScenarioParserTests {
         try Data().write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(loadError(path)?.message.contains("the file is empty") == true)
+    }
+
+    @Test("The caps let a script at each limit through")
+    func capsLetTheLimitThrough() throws {
+        let screen = try ScenarioParser.parse("screen height=990 row=10\nwait 1s", name: "t", source: "t")
+        #expect(screen.screen.rowHeight == 10)
+        let long = try ScenarioParser.parse("rows 100000\nwait 3599s\nwait 1s", name: "t", source: "t")
+        #expect(long.rows == 100_000)
+        let many = String(repeating: "wait 1ms\n", count: ScenarioReader.maximumActions)
+        #expect(try ScenarioParser.parse(many, name: "t", source: "t").actions.count == 2000)
+        let error = parseError("# one more\n" + many + "relaunch\n")
+        #expect(error?.line == 2002)
+        #expect(error?.message.contains("action 2001; a scenario may hold at most 2000 actions") == true)
+    }
+
+    @Test("CRLF line ends and a byte-order mark are read like LF, and errors name the right line")
+    func crlfLineEnds() throws {
+        let text = "\u{FEFF}rows 10\r\nscreen height=667 row=88\r\n\r\nwait 1s\r\nfling to row 5\r\n"
+        let scenario = try ScenarioParser.parse(text, name: "crlf", source: "crlf")
+        #expect(scenario.rows == 10)
+        #expect(scenario.actions == [.wait(microseconds: 1_000_000), .fling(toRow: 5)])
+        #expect(
+            scenario
+                == (try ScenarioParser.parse(
+                    text.replacingOccurrences(of: "\r\n", with: "\n"), name: "crlf", source: "crlf")))
+        let error = parseError("wait 1s\r\nwait 1x\r\nwait 1s\r\n")
+        #expect(error?.line == 2)
+        #expect(error?.message.contains("\r") == false, "\(String(describing: error))")
+        #expect(error?.message.contains("\n") == false)
     }
 
     @Test("A byte-order mark at the start is ignored")

@@ -2,105 +2,190 @@ import Foundation
 import Shared
 import Testing
 
-/// The walkthrough's exercises that need no code change: each "what you should see" holds.
+@testable import Course
+
+/// The walkthrough's exercises, from `Course`'s table: the run exercises' promises hold on the code as
+/// shipped, every exercise that edits code finds that code, and the walkthrough lists the same exercises.
+/// (`swift run Course verify`, run by CI, makes the edits and checks the write exercises.)
 @Suite("The walkthrough's exercises")
 struct ExerciseTests {
-    /// Writes a scenario file for an exercise and returns its path.
-    private func scenarioFile(_ name: String, _ text: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "exercise-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent(name)
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        return file.path
+    static let package = WorkbookPackage(folder: Step.sourcesFolder.deletingLastPathComponent())
+
+    static var runExercises: [String] {
+        Exercises.all.filter { if case .run = $0.kind { return true } else { return false } }.map(\.id)
     }
 
-    /// The course with the walkthrough's faster network line, and optionally a 120 Hz screen.
-    private func fastCourse(refresh120: Bool) throws -> String {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let course = try String(
-            contentsOf: repository.appendingPathComponent(
-                "Sources/Shared/Resources/Scenarios/course.scenario"),
-            encoding: .utf8)
-        var lines = course.components(separatedBy: "\n").map { line in
-            line.hasPrefix("network ")
-                ? "network rtt=20ms jitter=5ms bandwidth=20MB/s connections=6 timeout=10s" : line
-        }
-        if refresh120 {
-            lines = lines.map { $0.hasPrefix("screen ") ? "screen height=667 row=88 refresh=120" : $0 }
-        }
-        return try scenarioFile("fast.scenario", lines.joined(separator: "\n"))
-    }
-
-    private func run(_ step: Step, scenario: String, concurrency: Int? = nil, cacheDirectory: String? = nil)
-        throws -> RunResult
-    {
-        var options = RunOptions()
-        options.scenario = scenario
-        options.concurrency = concurrency
-        options.cacheDirectory = cacheDirectory
-        return try Workbook.run(step: step.rawValue, options: options, makeApp: step.makeApp)
-    }
-
-    @Test("Chapter 1: reading slowly still stutters in step 1")
-    func readingStillStutters() throws {
-        let run = try SharedRuns.shared.result(.naive, "reading")
-        #expect(run.metric("hitch_time_ratio_ms_per_s") > 50)
-    }
-
-    @Test("Chapter 1: a faster network cuts the stalls but not the band; at 120 Hz the hitches grow")
-    func fasterNetworkAndFasterScreen() throws {
-        let course = try SharedRuns.shared.result(.naive, "course")
-        let fast = try run(.naive, scenario: try fastCourse(refresh120: false))
-        #expect(fast.metric("main_thread_busy_ms") * 2 < course.metric("main_thread_busy_ms"))
-        #expect(fast.metric("hitch_time_ms") * 2 < course.metric("hitch_time_ms"))
-        #expect(fast.metric("hitch_time_ratio_ms_per_s") > 50)
-        let fast120 = try run(.naive, scenario: try fastCourse(refresh120: true))
-        #expect(fast120.metric("hitch_time_ms") > fast.metric("hitch_time_ms"))
-        #expect(fast120.metric("hitch_time_ratio_ms_per_s") > fast.metric("hitch_time_ratio_ms_per_s"))
-    }
-
-    @Test("Chapter 2: four workers drain the backlog sooner but start as many requests")
-    func moreWorkersInStepTwo() throws {
-        let one = try SharedRuns.shared.result(.background, "course")
-        let four = try run(.background, scenario: "course", concurrency: 4)
-        #expect(four.metric("time_to_visible_ms_p95") < one.metric("time_to_visible_ms_p95"))
-        #expect(four.metric("requests_started") >= one.metric("requests_started") * 0.9)
-    }
-
-    @Test("Chapter 2: a long fling costs step 2 many times the oracle, mostly wasted")
-    func stepTwoWastesOnLongFlings() throws {
-        let run = try SharedRuns.shared.result(.background, "long-fling")
-        #expect(run.metric("requests_started") > 5 * Double(run.oracle.requests))
-        #expect(run.metric("bytes_downloaded") > 5 * Double(run.oracle.bytes))
-        #expect(run.metric("bytes_wasted") > run.metric("bytes_downloaded") / 2)
-    }
-
-    @Test("Chapter 3: a slow, long drag makes step 3 show more grey than step 2")
-    func slowDragFavoursStepTwo() throws {
-        let path = try scenarioFile("slow.scenario", "rows 200\nwait 2s\ndrag to row 30 over 30s\nwait 3s\n")
-        let background = try run(.background, scenario: path)
-        let idleOnly = try run(.idleOnly, scenario: path)
-        #expect(idleOnly.metric("placeholder_row_seconds") > 2 * background.metric("placeholder_row_seconds"))
-    }
-
-    @Test("Chapter 3: more workers fill step 3's stops sooner")
-    func moreWorkersInStepThree() throws {
-        let one = try SharedRuns.shared.result(.idleOnly, "course")
-        let three = try run(.idleOnly, scenario: "course", concurrency: 3)
-        #expect(three.metric("time_to_visible_ms_p95") < one.metric("time_to_visible_ms_p95"))
-    }
-
-    @Test("Chapter 4: a second run on the same cache folder comes from disk")
-    func secondRunComesFromDisk() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "posters-\(UUID().uuidString)")
+    /// Plays an exercise's runs in-process, as `Course check` plays them as processes, and reads the
+    /// reports the same way.
+    static func reports(for exercise: Exercise) throws -> [String: RunReport] {
+        let folder = try StepFixtures.folder("exercise-\(exercise.id)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try run(.cacheAndPrefetch, scenario: "course", cacheDirectory: folder.path)
-        let second = try run(.cacheAndPrefetch, scenario: "course", cacheDirectory: folder.path)
-        #expect(second.metric("requests_started") * 2 < first.metric("requests_started"))
-        #expect(second.metric("disk_cache_hits") > first.metric("disk_cache_hits"))
+        var reports: [String: RunReport] = [:]
+        for spec in exercise.runs {
+            let step = try #require(Self.step(for: spec, of: exercise))
+            let scenario: String
+            switch spec.scenario {
+            case .builtIn(let name):
+                scenario = name
+            case .file(let path, let recipe):
+                scenario = folder.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent).path
+                try Course.text(of: recipe, package: package.folder).write(
+                    toFile: scenario, atomically: true, encoding: .utf8)
+            }
+            let options = spec.options.map {
+                $0 == "{cache}" ? folder.appendingPathComponent("cache").path : $0
+            }
+            let result: RunResult
+            if options.isEmpty, case .builtIn = spec.scenario {
+                result = try SharedRuns.shared.result(step, scenario)
+            } else {
+                let parsed = try OptionsParser.parse(["--scenario", scenario] + options)
+                result = try Workbook.run(
+                    step: step.rawValue, options: parsed, keepTrace: spec.traced, makeApp: step.makeApp)
+            }
+            var report = try WorkbookPackage.report(fromJSON: Data(JSONReport.render(result).utf8))
+            report.events = WorkbookPackage.events(
+                fromTrace: Data(result.trace.map(\.jsonLine).joined(separator: "\n").utf8))
+            reports[spec.label] = report
+        }
+        return reports
+    }
+
+    /// The step a run plays, found the way `Course` finds it: by number, among the step folders.
+    static func step(for spec: RunSpec, of exercise: Exercise) -> Step? {
+        switch spec.step {
+        case .this: return Step.allCases.first { $0.number == exercise.step }
+        case .previous: return Step.allCases.last { $0.number < exercise.step }
+        }
+    }
+
+    @Test("Each predict-and-run exercise shows what the walkthrough says", arguments: runExercises)
+    func runExerciseHolds(id: String) throws {
+        let exercise = try #require(Exercises.named(id))
+        let reports = try Self.reports(for: exercise)
+        let failure = Judge.firstFailure(of: exercise, runs: reports, baselines: [:])
+        #expect(failure == nil, "exercise \(id): \(failure ?? "")")
+    }
+
+    @Test("The walkthrough lists exactly the exercises Course knows, with the same titles")
+    func walkthroughMatchesTheTable() {
+        let listed = WalkthroughExercises.list(
+            in: (try? String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)) ?? "")
+        #expect(listed.count >= 20)
+        #expect(Verify.mismatches(walkthrough: listed, table: Exercises.all) == [])
+    }
+
+    @Test("Every `swift run Course` command of the walkthrough names an exercise Course knows")
+    func courseCommandsNameExercises() throws {
+        let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "`" }).map(String.init)
+        var named = 0
+        for index in words.indices.dropLast(4)
+        where words[index] == "swift" && words[index + 1] == "run" && words[index + 2] == "Course"
+            && ["start", "check", "hint", "reset", "watch"].contains(words[index + 3])
+        {
+            let id = words[index + 4].trimmingCharacters(in: CharacterSet(charactersIn: ".,;:)"))
+            #expect(Exercises.named(id) != nil, "Walkthrough.md runs Course on an unknown exercise \(id)")
+            named += 1
+        }
+        #expect(named >= 20)
+    }
+
+    @Test("Every exercise that edits code finds that code in the step as shipped")
+    func editsFindTheirCode() throws {
+        for exercise in Exercises.all {
+            let folder = try #require(Self.package.stepName(exercise.step), "no folder for \(exercise.id)")
+            func text(_ file: String) throws -> String {
+                try String(
+                    contentsOf: Self.package.folder.appendingPathComponent("Sources/\(folder)/\(file)"),
+                    encoding: .utf8)
+            }
+            switch exercise.kind {
+            case .run:
+                break
+            case .change(let edits):
+                for edit in edits {
+                    let changed = SwiftSource.replacing(
+                        edit.old, with: edit.new, occurrence: edit.occurrence, inside: edit.inside,
+                        in: try text(edit.file))
+                    #expect(
+                        changed != nil,
+                        "exercise \(exercise.id): no \(edit.old.debugDescription) in \(edit.inside)")
+                }
+            case .write(let blanks):
+                for blank in blanks {
+                    let source = try text(blank.file)
+                    let changed =
+                        blank.statement.map {
+                            SwiftSource.blankingStatement(
+                                $0, inside: blank.declaration, in: source, todo: ["TODO"])
+                        }
+                        ?? SwiftSource.blankingBody(
+                            of: blank.declaration, in: source, todo: ["TODO"], placeholder: nil)
+                    #expect(
+                        changed != nil, "exercise \(exercise.id): no \(blank.declaration) in \(blank.file)")
+                    #expect(changed != source)
+                }
+            }
+        }
+    }
+
+    @Test("Every exercise names a step folder, has hints, and an id that fits its chapter")
+    func exercisesAreWellFormed() {
+        var seen: Set<String> = []
+        for exercise in Exercises.all {
+            #expect(seen.insert(exercise.id).inserted, "\(exercise.id) twice")
+            #expect(
+                Self.package.stepName(exercise.step) != nil, "\(exercise.id): no Step\(exercise.step) folder")
+            #expect(!exercise.hints.isEmpty, "\(exercise.id) has no hint")
+            #expect(!exercise.expectations.isEmpty, "\(exercise.id) judges nothing")
+            #expect(
+                exercise.id.hasPrefix("\(exercise.step)."), "\(exercise.id) is in chapter \(exercise.step)")
+        }
+    }
+}
+
+/// The brace matcher `Course` finds code with.
+@Suite("Finding code by its declaration")
+struct SwiftSourceTests {
+    static let sample = """
+        final class Cell {
+            /// Not this one: `func prepareForReuse() {`
+            let note = "a } in a string { "
+            override func prepareForReuse() {
+                super.prepareForReuse()
+                if let load { load.cancel() }  // a } in a comment
+            }
+
+            func prepareForReuseLater() {}
+        }
+        """
+
+    @Test("A body is found past braces in strings and comments, and a longer name is not taken for it")
+    func findsTheBody() throws {
+        let blanked = try #require(
+            SwiftSource.blankingBody(
+                of: "func prepareForReuse", in: Self.sample, todo: ["TODO"], placeholder: nil))
+        #expect(!blanked.contains("super.prepareForReuse()"))
+        #expect(blanked.contains("        // TODO\n    }\n\n    func prepareForReuseLater() {}"))
+        #expect(blanked.contains("let note = \"a } in a string { \""))
+    }
+
+    @Test("A statement is taken away to the end of its braces")
+    func takesAStatement() throws {
+        let blanked = try #require(
+            SwiftSource.blankingStatement(
+                "if let load", inside: "func prepareForReuse", in: Self.sample, todo: ["TODO"]))
+        #expect(blanked.contains("super.prepareForReuse()\n        // TODO\n    }"))
+    }
+
+    @Test("The n-th occurrence inside a declaration is the one replaced; a missing one is nil")
+    func replacesAnOccurrence() {
+        let text = "func a() { x; x }\nfunc b() { x }"
+        #expect(
+            SwiftSource.replacing("x", with: "y", occurrence: 2, inside: "func a", in: text)
+                == "func a() { x; y }\nfunc b() { x }")
+        #expect(SwiftSource.replacing("x", with: "y", occurrence: 3, inside: "func a", in: text) == nil)
+        #expect(SwiftSource.replacing("x", with: "y", occurrence: 1, inside: "func c", in: text) == nil)
     }
 }

@@ -29,7 +29,7 @@ struct FaultTests {
                 || URL(string: row.url)?.host == nil
             #expect(
                 cause,
-                "row \(row.row) (\(row.url ?? "no URL")) shows the failure image with no failure traced")
+                "row \(row.row) (\(row.url)) shows the failure image with no failure traced")
         }
     }
 
@@ -111,7 +111,7 @@ struct FaultTests {
         let run = try Workbook.run(
             step: step.rawValue, options: options, keepTrace: true, makeApp: step.makeApp)
         let rows = run.finalScreen.rows
-        #expect(rows.contains { $0.shows == "failed" && URL(string: $0.url ?? "")?.host != nil })
+        #expect(rows.contains { $0.shows == "failed" && URL(string: $0.url)?.host != nil })
         #expect(rows.contains { $0.shows == "image" })
         #expect(rows.allSatisfy { $0.shows != "placeholder" })
         #expect(run.metric("wrong_image_events") == 0)

@@ -60,7 +60,7 @@ struct PicturesTests {
         #expect(text == ScreenText.render(second, color: false))
         #expect(!text.contains("\u{1B}"))
         let headings = text.split(separator: "\n").filter { $0.hasPrefix("stop ") }
-        #expect(headings.count == first.events("stop_filled").count)
+        #expect(headings.count == first.events("stop_filled").count + first.events("stop_unfilled").count)
         let blocks = text.components(separatedBy: "\n\n")
         let endBlock = try #require(blocks.last)
         let endLines = endBlock.split(separator: "\n").dropFirst()

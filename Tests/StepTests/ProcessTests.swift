@@ -63,6 +63,8 @@ struct ProcessTests {
             (["course"], "“course”"),
             (["--scenario", "/nonexistent/x.scenario"], "/nonexistent/x.scenario"),
             (["--scenario", "/"], "is a directory"),
+            (["--scenario", "/dev/zero"], "is a character device"),
+            (["--cache-dir", "/proc"], "--cache-dir"),
             (["--posters", "/nonexistent-posters"], "--posters"),
             (["--cache-dir", "/proc/version"], "--cache-dir"),
             (["--trace", "/nonexistent/folder/trace.jsonl"], "--trace"),
@@ -72,7 +74,94 @@ struct ProcessTests {
         #expect(outcome.status == 2)
         #expect(outcome.errors.hasPrefix("Step4CacheAndPrefetch: "), "\(outcome.errors)")
         #expect(outcome.errors.contains(mentions), "\(outcome.errors)")
+        #expect(!outcome.errors.contains("Error Domain"), "no raw NSError: \(outcome.errors)")
         #expect(outcome.output.isEmpty)
+    }
+
+    @Test(
+        "A FIFO, a NUL byte and a file where the disk's folder belongs each get one clear line",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func oddFiles() throws {
+        let folder = try StepFixtures.folder("odd")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A FIFO nobody writes to: reading it would hang the run.
+        let fifo = folder.appendingPathComponent("pipe.scenario")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let piped = try Self.run(.cacheAndPrefetch, ["--scenario", fifo.path])
+        #expect(piped.status == 2)
+        #expect(piped.errors.contains("is a FIFO (named pipe), not a scenario file"), "\(piped.errors)")
+        // A NUL byte and a carriage return in a scenario line come out escaped, on one line.
+        let binary = try StepFixtures.scenario("wait 1s\nwa\u{0}it\r 1s\n", named: "binary", in: folder)
+        let escaped = try Self.run(.cacheAndPrefetch, ["--scenario", binary])
+        #expect(escaped.status == 2)
+        #expect(escaped.errors.contains("binary.scenario:2: "), "\(escaped.errors)")
+        #expect(escaped.errors.contains("wa\\u{0}it"), "\(escaped.errors)")
+        #expect(escaped.errors.split(separator: "\n").count == 1, "\(escaped.errors)")
+        // --cache-dir D where D/Caches is a file.
+        let cache = folder.appendingPathComponent("cache")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        try Data().write(to: cache.appendingPathComponent("Caches"))
+        let blocked = try Self.run(.cacheAndPrefetch, ["--cache-dir", cache.path])
+        #expect(blocked.status == 2)
+        #expect(
+            blocked.errors.hasPrefix(
+                "Step4CacheAndPrefetch: --cache-dir: \(cache.path)/Caches is a file, not a folder"),
+            "\(blocked.errors)")
+        #expect(blocked.errors.split(separator: "\n").count == 1, "\(blocked.errors)")
+    }
+
+    @Test(
+        "A report that cannot be written (standard output on /dev/full) ends with exit code 1",
+        .enabled(
+            if: binaries != nil && FileManager.default.fileExists(atPath: "/dev/full"),
+            "the step executables are not built next to the tests, or there is no /dev/full"))
+    func fullDevice() throws {
+        let binaries = try #require(Self.binaries)
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent(Step.naive.rawValue)
+        process.arguments = ["--scenario", "reading"]
+        process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(
+            String(decoding: message, as: UTF8.self).contains("cannot write the report to standard output"))
+    }
+
+    @Test(
+        "SIGTERM and SIGINT mid-run remove the run's temporary disk and leave no temporary files",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"),
+        arguments: [SIGTERM, SIGINT])
+    func interrupted(signal number: Int32) throws {
+        let binaries = try #require(Self.binaries)
+        let folder = try StepFixtures.folder("signal")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = folder.appendingPathComponent("tmp", isDirectory: true)
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent(Step.cacheAndPrefetch.rawValue)
+        process.arguments = ["--scenario", "long-fling"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the run has made its temporary disk, then interrupt it.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline,
+            ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).isEmpty
+        {
+            usleep(20_000)
+        }
+        #expect(!((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).isEmpty)
+        usleep(200_000)
+        kill(process.processIdentifier, number)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        let left = (try? FileManager.default.subpathsOfDirectory(atPath: temporary.path)) ?? []
+        #expect(left.isEmpty, "left behind: \(left.prefix(5))")
     }
 
     @Test(
@@ -137,7 +226,7 @@ struct ProcessTests {
             let newline = try #require(bytes.firstIndex(of: 10))
             let header = String(decoding: bytes[..<newline], as: UTF8.self).split(separator: " ")
             let body = Array(bytes[(newline + 1)...])
-            #expect(header.count >= 4 && header[0] == "poster-cache-v1")
+            #expect(header.count >= 4 && header[0] == "poster-cache-v2")
             #expect(
                 header.count >= 2 && header[1] == Substring(String(body.count)),
                 "\(file.lastPathComponent) is whole")

@@ -1,36 +1,77 @@
 import Foundation
 import Shared
-import Step1Naive
-import Step2Background
-import Step3IdleOnly
-import Step4CacheAndPrefetch
-import Step5Concurrency
 
-@testable import Step1Naive
-@testable import Step2Background
-@testable import Step3IdleOnly
-@testable import Step4CacheAndPrefetch
-@testable import Step5Concurrency
+/// A step as the tests see it, found from the `Sources/Step<N>…` folders rather than listed: a step a
+/// teacher adds (a folder, and its name in `Package.swift`'s `steps`) is in `allCases` at once, and its
+/// code is reached through its `StepInfo`, looked up by module name.
+struct Step: Hashable, Sendable, CustomStringConvertible, Comparable {
+    /// The step's executable and folder name, such as `Step2Background`.
+    let rawValue: String
+    /// The number after `Step` in the name: the step's place in the course.
+    let number: Int
 
-/// The steps as the tests see them.
-enum Step: String, CaseIterable, Sendable, CustomStringConvertible {
-    case naive = "Step1Naive"
-    case background = "Step2Background"
-    case idleOnly = "Step3IdleOnly"
-    case cacheAndPrefetch = "Step4CacheAndPrefetch"
-    case concurrency = "Step5Concurrency"
+    /// The step of that name, if there is a folder for it.
+    init?(rawValue: String) {
+        guard let found = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = found
+    }
+
+    private init(folder: String, number: Int) {
+        rawValue = folder
+        self.number = number
+    }
 
     var description: String { rawValue }
 
+    static func < (left: Step, right: Step) -> Bool {
+        (left.number, left.rawValue) < (right.number, right.rawValue)
+    }
+
+    /// The number in a folder name `Step<N>…`, or nil for any other name.
+    static func number(inFolderName name: String) -> Int? {
+        guard name.hasPrefix("Step") else { return nil }
+        let digits = name.dropFirst(4).prefix { $0.isASCII && $0.isNumber }
+        return digits.isEmpty ? nil : Int(digits)
+    }
+
+    /// The package's `Sources` folder, found from this file.
+    static let sourcesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
+
+    /// Every step folder, in course order.
+    static let allCases: [Step] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: sourcesFolder.path)) ?? []
+        return names.compactMap { name in number(inFolderName: name).map { Step(folder: name, number: $0) } }
+            .sorted()
+    }()
+
+    /// The steps the course's own tests talk about by name.
+    static let naive = known("Step1Naive")
+    static let background = known("Step2Background")
+    static let idleOnly = known("Step3IdleOnly")
+    static let cacheAndPrefetch = known("Step4CacheAndPrefetch")
+    static let concurrency = known("Step5Concurrency")
+
+    private static func known(_ name: String) -> Step {
+        guard let step = Step(rawValue: name) else { fatalError("no Sources/\(name) folder") }
+        return step
+    }
+
+    /// The step's `StepInfo`, looked up by its mangled name (`<length>Module8StepInfoO`, an enum).
+    var info: any WorkbookStep.Type {
+        let mangled = "\(rawValue.utf8.count)\(rawValue)8StepInfoO"
+        guard let type = _typeByName(mangled) as? any WorkbookStep.Type else {
+            fatalError(
+                "\(rawValue).StepInfo is not linked into the tests, or does not conform to WorkbookStep: "
+                    + "add \"\(rawValue)\" to `steps` in Package.swift and keep `enum StepInfo: WorkbookStep`"
+            )
+        }
+        return type
+    }
+
     /// Makes the step's app, as its `main.swift` does.
     func makeApp(_ options: RunOptions) -> TableViewController {
-        switch self {
-        case .naive: return Step1Naive.StepInfo.makeApp(options)
-        case .background: return Step2Background.StepInfo.makeApp(options)
-        case .idleOnly: return Step3IdleOnly.StepInfo.makeApp(options)
-        case .cacheAndPrefetch: return Step4CacheAndPrefetch.StepInfo.makeApp(options)
-        case .concurrency: return Step5Concurrency.StepInfo.makeApp(options)
-        }
+        info.makeApp(options)
     }
 
     /// Plays the step on a scenario, with the trace kept.

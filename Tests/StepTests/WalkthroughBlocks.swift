@@ -1,6 +1,8 @@
 import Foundation
 import Shared
 
+@testable import Shared
+
 /// The generated blocks of `Walkthrough.md`: every number the course quotes lives in one, made from a
 /// real in-process run of the current code.
 ///
@@ -9,6 +11,11 @@ import Shared
 /// - `<!-- workbook: table course Step1Naive Step2Background : key key … -->` holds a Markdown table of
 ///   those metrics on that scenario, a column per step (and the oracle where it applies).
 /// - `<!-- workbook: ablation -->` holds step 5's ablation table (`Step5Ablation`).
+/// - `<!-- workbook: compare course -->` holds `Compare`'s table for every step on that scenario.
+/// - `<!-- workbook: timeline Step1Naive course Pictures/x.svg -->` holds a link to that file, the step's
+///   `--timeline` picture of that scenario, which is generated with the block.
+/// - `<!-- workbook: screen Step1Naive course 2 Pictures/x.png -->` likewise, for the `--export` picture of
+///   the screen at that stop (`end` for the last screen).
 /// `WORKBOOK_RECORD=1 swift test --filter Walkthrough` rewrites every block from fresh runs.
 enum WalkthroughBlocks {
     /// The path of `Walkthrough.md`, found from this source file.
@@ -50,11 +57,71 @@ enum WalkthroughBlocks {
         return found
     }
 
+    /// The folder of `Walkthrough.md`, where the pictures' paths start.
+    static var documentFolder: URL { URL(fileURLWithPath: documentPath).deletingLastPathComponent() }
+
+    /// A block's body, and the picture files it links to, by path relative to the document.
+    struct Generated {
+        var body: String
+        var files: [String: [UInt8]] = [:]
+    }
+
     /// The body a directive should have, from fresh runs.
     static func generate(_ directive: String) throws -> String {
+        try generateWithFiles(directive).body
+    }
+
+    /// The body a directive should have and the files it links to, from fresh runs.
+    static func generateWithFiles(_ directive: String) throws -> Generated {
         let words = directive.split(separator: " ").map(String.init)
         guard let kind = words.first else { throw WorkbookError.badInput("empty walkthrough directive") }
+        func step(_ name: String) throws -> Step {
+            guard let step = Step(rawValue: name) else {
+                throw WorkbookError.badInput("walkthrough: unknown step \(name) in “\(directive)”")
+            }
+            return step
+        }
         switch kind {
+        case "compare":
+            guard words.count == 2 else {
+                throw WorkbookError.badInput("walkthrough: expected “compare SCENARIO”")
+            }
+            let columns = try Step.allCases.map { step in
+                let result = try SharedRuns.shared.result(step, words[1])
+                return try ComparisonTable.column(fromJSON: Data(JSONReport.render(result).utf8))
+            }
+            return Generated(
+                body: "```text\n$ swift build && swift run Compare --scenario \(words[1])\n"
+                    + ComparisonTable.render(columns) + "```")
+        case "timeline":
+            guard words.count == 4 else {
+                throw WorkbookError.badInput("walkthrough: expected “timeline STEP SCENARIO FILE.svg”")
+            }
+            let result = try SharedRuns.shared.result(try step(words[1]), words[2])
+            return Generated(
+                body: "![\(words[1]) on \(words[2]): the timeline `--timeline` draws](\(words[3]))",
+                files: [words[3]: Array(TimelineSVG.render(result).utf8)])
+        case "screen":
+            guard words.count == 5 else {
+                throw WorkbookError.badInput("walkthrough: expected “screen STEP SCENARIO STOP|end FILE.png”")
+            }
+            let result = try SharedRuns.shared.result(try step(words[1]), words[2])
+            let files = PictureExport.files(for: result).filter { $0.name.hasPrefix("screen-") }
+            let wanted: (name: String, png: [UInt8])?
+            if words[3] == "end" {
+                wanted = files.last
+            } else if let stop = Int(words[3]), stop >= 1, stop <= result.stops.count {
+                wanted = files[stop - 1]
+            } else {
+                wanted = nil
+            }
+            guard let wanted else {
+                throw WorkbookError.badInput("walkthrough: no screen “\(words[3])” in “\(directive)”")
+            }
+            return Generated(
+                body:
+                    "![\(words[1]) on \(words[2]): the screen `--export` draws, \(wanted.name)](\(words[4]))",
+                files: [words[4]: wanted.png])
         case "run":
             guard words.count >= 2, let step = Step(rawValue: words[1]) else {
                 throw WorkbookError.badInput("walkthrough: unknown step in “\(directive)”")
@@ -62,7 +129,8 @@ enum WalkthroughBlocks {
             let options = try OptionsParser.parse(Array(words.dropFirst(2)))
             let result = try Workbook.run(step: step.rawValue, options: options, makeApp: step.makeApp)
             let text = options.json ? JSONReport.render(result) : TextReport.render(result)
-            return "```text\n$ swift run \(words.dropFirst().joined(separator: " "))\n" + text + "```"
+            return Generated(
+                body: "```text\n$ swift run \(words.dropFirst().joined(separator: " "))\n" + text + "```")
         case "table":
             guard let colon = words.firstIndex(of: ":"), colon >= 3 else {
                 throw WorkbookError.badInput(
@@ -77,9 +145,9 @@ enum WalkthroughBlocks {
             }
             let keys = Array(words[(colon + 1)...])
             let results = try steps.map { try SharedRuns.shared.result($0, scenario) }
-            return table(results: results, keys: keys)
+            return Generated(body: table(results: results, keys: keys))
         case "ablation":
-            return try Step5Ablation.table()
+            return Generated(body: try Step5Ablation.table())
         default:
             throw WorkbookError.badInput("walkthrough: unknown directive “\(kind)”")
         }

@@ -14,14 +14,26 @@ struct WalkthroughTests {
         #expect(blocks.count >= 4, "Walkthrough.md should quote its runs in generated blocks")
         let recording = ProcessInfo.processInfo.environment["WORKBOOK_RECORD"] == "1"
         for block in blocks.reversed() {
-            let fresh = try WalkthroughBlocks.generate(block.directive)
+            let fresh = try WalkthroughBlocks.generateWithFiles(block.directive)
             if recording {
-                lines.replaceSubrange(block.bodyLines, with: fresh.components(separatedBy: "\n"))
+                lines.replaceSubrange(block.bodyLines, with: fresh.body.components(separatedBy: "\n"))
             } else {
                 #expect(
-                    block.body == fresh,
+                    block.body == fresh.body,
                     "Walkthrough.md is stale at “\(block.directive)”: run `\(WalkthroughBlocks.recordCommand)`"
                 )
+            }
+            for (path, bytes) in fresh.files.sorted(by: { $0.key < $1.key }) {
+                let url = WalkthroughBlocks.documentFolder.appendingPathComponent(path)
+                if recording {
+                    try FileManager.default.createDirectory(
+                        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data(bytes).write(to: url)
+                } else {
+                    #expect(
+                        (try? Data(contentsOf: url)) == Data(bytes),
+                        "\(path) is stale or missing: run `\(WalkthroughBlocks.recordCommand)`")
+                }
             }
         }
         if recording {

@@ -127,8 +127,17 @@ public enum OptionsParser {
         }
         lines.append("")
         lines.append("Built-in scenarios: \(ScenarioParser.builtInNames.joined(separator: ", "))")
+        lines.append("")
+        lines.append(contentsOf: cacheHelp)
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// Where the files kept between runs live, and how to clear them.
+    static let cacheHelp = [
+        "Generated posters are kept between runs in $XDG_CACHE_HOME/image-workbook, or",
+        "~/.cache/image-workbook (a private folder, at most 128 MB; the least recently used go first).",
+        "Remove that folder to clear it; set WORKBOOK_POSTER_CACHE=off to run without it.",
+    ]
 
     /// Whether an argument is an option rather than a value (`--json`, `-h`), so it is not taken as one.
     private static func looksLikeOption(_ argument: String) -> Bool {

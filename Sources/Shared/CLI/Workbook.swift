@@ -8,12 +8,14 @@ public enum Workbook {
     public static let defaultSeed: UInt64 = 7
 
     /// Runs a step as a command: parses the arguments, plays the scenario, prints the report, and exits
-    /// (0 on success, 2 for bad input).
+    /// (0 on success, also when the reader of the output went away; 1 when the report cannot be written;
+    /// 2 for bad input). SIGINT and SIGTERM remove the run's temporary files before the process ends.
     public static func main(
         step: String, summary: String, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         makeApp: @escaping (RunOptions) -> TableViewController
     ) -> Never {
         ignoreBrokenPipes()
+        TemporaryFiles.removeOnInterrupt()
         do {
             let options = try OptionsParser.parse(arguments)
             if options.help {
@@ -24,13 +26,13 @@ public enum Workbook {
             try writeOutputs(result, options: options)
             exit(0)
         } catch let error as OptionsError {
-            fail("\(step): \(error)\nTry '\(step) --help' for the options.")
+            fail("\(step): \(visible(error.description))\nTry '\(step) --help' for the options.")
         } catch let error as ScenarioError {
-            fail("\(step): \(error)")
+            fail("\(step): \(visible(error.description))")
         } catch let error as WorkbookError {
-            fail("\(step): \(error)")
+            fail("\(step): \(visible(error.description))")
         } catch {
-            fail("\(step): \(error)")
+            fail("\(step): \(visible(SystemError.reason(error)))")
         }
     }
 
@@ -44,8 +46,13 @@ public enum Workbook {
         let movies = try loadMovies(rows: scenario.rows)
         var phoneOptions = PhoneOptions()
         phoneOptions.keepsTrace = keepTrace || options.tracePath != nil || options.timelinePath != nil
+        phoneOptions.keepsStopSnapshots = keepTrace || options.screens || options.exportDirectory != nil
+        ProcessMemory.useOneAllocatorArena()
         if let directory = options.cacheDirectory {
-            phoneOptions.diskRoot = try writableDirectory(directory, option: "--cache-dir")
+            let root = try writableDirectory(directory, option: "--cache-dir")
+            // The disk's own folder inside, checked here so that a file in its way is named with the option.
+            _ = try writableDirectory(root.appendingPathComponent("Caches").path, option: "--cache-dir")
+            phoneOptions.diskRoot = root
         }
         if let posters = options.postersDirectory {
             phoneOptions.postersDirectory = URL(fileURLWithPath: posters, isDirectory: true)
@@ -78,14 +85,16 @@ public enum Workbook {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: tracePath))
             } catch {
-                throw WorkbookError.badInput("--trace: cannot write \(tracePath)")
+                throw WorkbookError.badInput(
+                    "--trace: cannot write \(tracePath) (\(SystemError.reason(error)))")
             }
         }
         if let timelinePath = options.timelinePath {
             do {
                 try Data(TimelineSVG.render(result).utf8).write(to: URL(fileURLWithPath: timelinePath))
             } catch {
-                throw WorkbookError.badInput("--timeline: cannot write \(timelinePath)")
+                throw WorkbookError.badInput(
+                    "--timeline: cannot write \(timelinePath) (\(SystemError.reason(error)))")
             }
         }
         if let directory = options.exportDirectory {
@@ -118,12 +127,14 @@ public enum Workbook {
         let url = URL(fileURLWithPath: path, isDirectory: true)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw WorkbookError.badInput("\(option): \(path) is a file, not a folder")
+            let kind = BoundedFile.nonFileKind(atPath: path) ?? "a file"
+            throw WorkbookError.badInput("\(option): \(path) is \(kind), not a folder")
         }
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            throw WorkbookError.badInput("\(option): cannot create the folder \(path)")
+            throw WorkbookError.badInput(
+                "\(option): cannot create the folder \(path) (\(SystemError.reason(error)))")
         }
         guard FileManager.default.isWritableFile(atPath: path) else {
             throw WorkbookError.badInput("\(option): the folder \(path) is not writable")
@@ -163,22 +174,67 @@ public enum Workbook {
         write(text, to: .standardOutput)
     }
 
-    /// Writes to a stream, exiting quietly (status 0) when its reader has closed it.
+    /// Writes to a stream. A reader that closed it (EPIPE) ends the process quietly with status 0; any
+    /// other failure (a full disk, an I/O error) loses the report, so it ends the process with status 1 and
+    /// a line on standard error (when that can still be written).
     static func write(_ text: String, to handle: FileHandle) {
-        do {
-            try handle.write(contentsOf: Data(text.utf8))
-        } catch {
-            exit(0)
+        let number = writeAll(Array(text.utf8), to: handle.fileDescriptor)
+        guard number != 0 else { return }
+        if number == EPIPE { exit(0) }
+        let stream = handle.fileDescriptor == 2 ? "standard error" : "standard output"
+        _ = writeAll(
+            Array("error: cannot write the report to \(stream) (\(SystemError.message(number)))\n".utf8),
+            to: 2)
+        exit(1)
+    }
+
+    /// Writes every byte to a file descriptor; returns 0, or the error number of the write that failed.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32 {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes {
+                writeBytes(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += count
         }
+        return 0
     }
 
     static func fail(_ message: String) -> Never {
-        try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
+        _ = writeAll(Array((message + "\n").utf8), to: 2)
         exit(2)
+    }
+
+    /// Text with its control characters escaped (`\r`, `\u{0}`), so a message stays one visible line
+    /// whatever bytes a file or an argument held.
+    public static func visible(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _
+            where scalar.properties.generalCategory == .control
+                || scalar == "\u{2028}" || scalar == "\u{2029}":
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// Writing to a closed pipe (`| head`) ends the process quietly instead of with a signal.
     static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
     }
+}
+
+/// `write(2)`, under a name `Workbook.write` does not hide.
+private func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
 }

@@ -30,6 +30,17 @@ enum Inflater {
     static func inflate(
         _ input: UnsafeBufferPointer<UInt8>, maximumOutputSize: Int, initialCapacity: Int? = nil
     ) throws(PNGError.ZlibProblem) -> [UInt8] {
+        try inflate(input, maximumOutputSize: maximumOutputSize, initialCapacity: initialCapacity) {
+            Array($0)
+        }
+    }
+
+    /// Inflates a whole zlib stream held in a buffer and hands the inflated bytes to `body`, without
+    /// copying them into an array first; the bytes live only while `body` runs.
+    static func inflate<Result>(
+        _ input: UnsafeBufferPointer<UInt8>, maximumOutputSize: Int, initialCapacity: Int? = nil,
+        _ body: (UnsafeMutableBufferPointer<UInt8>) -> Result
+    ) throws(PNGError.ZlibProblem) -> Result {
         let limit = max(0, maximumOutputSize)
         // Start with room for what the input could plausibly make; grow (up to the limit) on demand.
         let plausible = input.count > limit / 8 ? limit : max(input.count &* 8, 1024)
@@ -39,7 +50,7 @@ enum Inflater {
         let tables = HuffmanTables()
         defer { tables.deallocate() }
         try inflate(input, into: &state, tables: tables)
-        return Array(UnsafeBufferPointer(start: state.storage, count: state.count))
+        return body(UnsafeMutableBufferPointer(start: state.storage, count: state.count))
     }
 
     /// The growing output of one inflation.
@@ -53,9 +64,13 @@ enum Inflater {
         /// The most bytes the output may ever hold.
         let limit: Int
 
+        /// Bytes allocated past `capacity`, so that a match copy may write whole 8-byte words and run
+        /// up to 7 bytes past its end (bytes that are never counted as output).
+        static let slack = 8
+
         /// Allocates the first stretch of room.
         init(capacity: Int, limit: Int) {
-            self.storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity, 1))
+            self.storage = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + Self.slack)
             self.capacity = capacity
             self.limit = limit
         }
@@ -66,7 +81,7 @@ enum Inflater {
             if required <= capacity { return }
             if required > limit { throw .tooMuchData(limit: limit) }
             let grown = min(limit, max(required, capacity > limit / 2 ? limit : capacity &* 2))
-            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(grown, 1))
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown + Self.slack)
             bigger.update(from: storage, count: count)
             storage.deallocate()
             storage = bigger
@@ -441,27 +456,142 @@ enum Inflater {
     }
 
     /// Decodes one Huffman-coded block's literals and back-references until its end-of-block code.
+    ///
+    /// Two loops share the work. The fast loop runs while at least 8 input bytes and 258 bytes of output
+    /// room remain: it refills the bit buffer with one 8-byte load, decodes up to four literals a refill,
+    /// and copies matches eight bytes at a time (into the output buffer's slack). The careful loop does
+    /// the rest, a byte at a time, feeding zero bits past the end of the input and growing the output.
     private static func inflateCodes(
         source: UnsafePointer<UInt8>, end: Int, position: inout Int, bitBuffer: inout Int,
         bitCount: inout Int, tables: HuffmanTables, output: inout OutputBuffer
     ) throws(PNGError.ZlibProblem) {
-        let fastMask = HuffmanTables.fastSize - 1
+        let fastMask = UInt64(HuffmanTables.fastSize - 1)
         let literalFast = tables.literalFast
         let distanceFast = tables.distanceFast
         let bases = tables.bases
         let extraBits = tables.extraBits
-        var bits = bitBuffer
+        // Unsigned, so that shifts bring in zeros. The bits at and above `count` may hold the next input
+        // bits early (the 8-byte refill loads them); refilling ORs in the same bits again.
+        var bits = UInt64(bitBuffer)
         var count = bitCount
         var at = position
         var out = output.storage
         var written = output.count
         var capacity = output.capacity
+        let rawSource = UnsafeRawPointer(source)
 
+        /// Takes `length` bits.
+        @inline(__always) func consume(_ length: Int) {
+            bits &>>= UInt64(length)
+            count &-= length
+        }
+
+        /// The bits of the next `length` bits (length < 64).
+        @inline(__always) func peek(_ length: Int) -> Int {
+            Int(truncatingIfNeeded: bits & ((1 &<< UInt64(length)) &- 1))
+        }
+
+        /// Decodes the next literal/length symbol: `symbol << 4 | length`, or -1 for no code.
+        @inline(__always) func literalEntry() -> Int {
+            let entry = Int(literalFast[Int(truncatingIfNeeded: bits & fastMask)])
+            if entry != 0 { return entry }
+            return decodeSlowly(peek(15), counts: tables.literalCounts, symbols: tables.literalSymbols)
+        }
+
+        /// Decodes a match's length (after its symbol) and distance, and checks the distance.
+        @inline(__always) func match(_ symbol: Int) throws(PNGError.ZlibProblem) -> (
+            length: Int, distance: Int
+        ) {
+            let lengthIndex = symbol &- 257
+            guard lengthIndex < 29 else { throw .badHuffmanTable }
+            let lengthExtra = extraBits[lengthIndex]
+            let length = bases[lengthIndex] &+ peek(lengthExtra)
+            consume(lengthExtra)
+            var distanceEntry = Int(distanceFast[Int(truncatingIfNeeded: bits & fastMask)])
+            if distanceEntry == 0 {
+                distanceEntry = decodeSlowly(
+                    peek(15), counts: tables.distanceCounts, symbols: tables.distanceSymbols)
+                if distanceEntry < 0 { throw .badHuffmanTable }
+            }
+            consume(distanceEntry & 15)
+            let distanceSymbol = distanceEntry &>> 4
+            guard distanceSymbol < 30 else { throw .badHuffmanTable }
+            let distanceExtra = extraBits[29 &+ distanceSymbol]
+            let distance = bases[29 &+ distanceSymbol] &+ peek(distanceExtra)
+            consume(distanceExtra)
+            guard distance <= written else { throw .distanceTooFarBack }
+            return (length, distance)
+        }
+
+        // The fast loop.
+        while end &- at >= 8 && capacity &- written >= 258 {
+            // One refill gives at least 56 bits: enough for a match's 48 (15 + 5 + 15 + 13).
+            let word = UInt64(littleEndian: rawSource.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            bits |= word &<< UInt64(count)
+            at &+= (63 &- count) &>> 3
+            count |= 56
+
+            let entry = literalEntry()
+            if entry < 0 { throw .badHuffmanTable }
+            consume(entry & 15)
+            let symbol = entry &>> 4
+            if symbol < 256 {
+                out[written] = UInt8(truncatingIfNeeded: symbol)
+                written &+= 1
+                // At least 41 bits are left: up to three more literals whose codes the fast table
+                // holds (at most 10 bits each) fit before the next refill.
+                var more = 0
+                while more < 3 {
+                    let next = Int(literalFast[Int(truncatingIfNeeded: bits & fastMask)])
+                    guard next != 0, next &>> 4 < 256 else { break }
+                    consume(next & 15)
+                    out[written] = UInt8(truncatingIfNeeded: next &>> 4)
+                    written &+= 1
+                    more &+= 1
+                }
+                continue
+            }
+            if symbol == 256 {
+                bitBuffer = Int(truncatingIfNeeded: bits & ((1 &<< UInt64(count)) &- 1))
+                bitCount = count
+                position = at
+                output.count = written
+                return
+            }
+            let (length, distance) = try match(symbol)
+            let target = out + written
+            let from = target - distance
+            if distance >= 8 {
+                // Whole words, each read from bytes written before it; up to 7 bytes land in the slack
+                // or where the next symbols will write.
+                var index = 0
+                let rawTarget = UnsafeMutableRawPointer(target)
+                let rawFrom = UnsafeRawPointer(from)
+                repeat {
+                    rawTarget.storeBytes(
+                        of: rawFrom.loadUnaligned(fromByteOffset: index, as: UInt64.self),
+                        toByteOffset: index, as: UInt64.self)
+                    index &+= 8
+                } while index < length
+            } else if distance == 1 {
+                target.update(repeating: from.pointee, count: length)
+            } else {
+                // Overlapping copy: each byte may repeat one written moments ago.
+                var index = 0
+                while index < length {
+                    target[index] = from[index]
+                    index &+= 1
+                }
+            }
+            written &+= length
+        }
+
+        // The careful loop.
         while true {
             // One refill covers the longest symbol: 15 + 5 + 15 + 13 = 48 bits.
             if count < 48 {
                 while count <= 55 {
-                    if at < end { bits |= Int(source[at]) &<< count }
+                    if at < end { bits |= UInt64(source[at]) &<< UInt64(count) }
                     at += 1
                     count += 8
                 }
@@ -470,14 +600,9 @@ enum Inflater {
                     throw .endedEarly
                 }
             }
-            var entry = Int(literalFast[bits & fastMask])
-            if entry == 0 {
-                entry = decodeSlowly(bits, counts: tables.literalCounts, symbols: tables.literalSymbols)
-                if entry < 0 { throw .badHuffmanTable }
-            }
-            let codeLength = entry & 15
-            bits &>>= codeLength
-            count -= codeLength
+            let entry = literalEntry()
+            if entry < 0 { throw .badHuffmanTable }
+            consume(entry & 15)
             let symbol = entry &>> 4
 
             if symbol < 256 {
@@ -492,30 +617,7 @@ enum Inflater {
                 continue
             }
             if symbol == 256 { break }
-            let lengthIndex = symbol - 257
-            guard lengthIndex < 29 else { throw .badHuffmanTable }
-            let lengthExtra = extraBits[lengthIndex]
-            let length = bases[lengthIndex] + (bits & ((1 &<< lengthExtra) - 1))
-            bits &>>= lengthExtra
-            count -= lengthExtra
-
-            var distanceEntry = Int(distanceFast[bits & fastMask])
-            if distanceEntry == 0 {
-                distanceEntry = decodeSlowly(
-                    bits, counts: tables.distanceCounts, symbols: tables.distanceSymbols)
-                if distanceEntry < 0 { throw .badHuffmanTable }
-            }
-            let distanceCodeLength = distanceEntry & 15
-            bits &>>= distanceCodeLength
-            count -= distanceCodeLength
-            let distanceSymbol = distanceEntry &>> 4
-            guard distanceSymbol < 30 else { throw .badHuffmanTable }
-            let distanceExtra = extraBits[29 + distanceSymbol]
-            let distance = bases[29 + distanceSymbol] + (bits & ((1 &<< distanceExtra) - 1))
-            bits &>>= distanceExtra
-            count -= distanceExtra
-
-            guard distance <= written else { throw .distanceTooFarBack }
+            let (length, distance) = try match(symbol)
             if length > capacity - written {
                 output.count = written
                 try output.reserve(length)
@@ -527,7 +629,6 @@ enum Inflater {
             if distance >= length {
                 target.update(from: from, count: length)
             } else {
-                // Overlapping copy: each byte may repeat one written moments ago.
                 var index = 0
                 while index < length {
                     target[index] = from[index]
@@ -537,7 +638,7 @@ enum Inflater {
             written += length
         }
         if at > end && (at - end) * 8 > count { throw .endedEarly }
-        bitBuffer = bits
+        bitBuffer = Int(truncatingIfNeeded: bits & ((1 &<< UInt64(count)) &- 1))
         bitCount = count
         position = at
         output.count = written

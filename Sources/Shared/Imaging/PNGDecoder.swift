@@ -39,21 +39,23 @@ public enum PNGDecoder {
         // the room grows as real data arrives, never past `expected`.
         let (reachable, overflow) = chunks.compressed.count.multipliedReportingOverflow(by: 1032)
         let capacity = overflow ? expected : min(expected, reachable + 1032)
-        var filtered: [UInt8]
-        do throws(PNGError.ZlibProblem) {
-            filtered = try Inflater.inflate(
-                chunks.compressed, maximumOutputSize: expected, initialCapacity: capacity)
-        } catch {
-            if case .tooMuchData = error { throw .imageDataTooLong(expected: expected) }
-            throw .badZlibStream(error)
+        // The inflated scanlines are unfiltered where the inflater left them and expanded straight into
+        // the bitmap's pixels: no copy of them is made.
+        let outcome: Result<[UInt8], PNGError> = chunks.compressed.withUnsafeBufferPointer { input in
+            do throws(PNGError.ZlibProblem) {
+                return try Inflater.inflate(input, maximumOutputSize: expected, initialCapacity: capacity) {
+                    filtered -> Result<[UInt8], PNGError> in
+                    guard filtered.count == expected else {
+                        return .failure(.imageDataTooShort(expected: expected, actual: filtered.count))
+                    }
+                    return reconstruct(filtered, chunks: chunks)
+                }
+            } catch {
+                if case .tooMuchData = error { return .failure(.imageDataTooLong(expected: expected)) }
+                return .failure(.badZlibStream(error))
+            }
         }
-        guard filtered.count == expected else {
-            throw .imageDataTooShort(expected: expected, actual: filtered.count)
-        }
-        var rgba = [UInt8](repeating: 0, count: header.width * header.height * 4)
-        let failure = reconstruct(&filtered, into: &rgba, chunks: chunks)
-        if let failure { throw failure }
-        return Bitmap(width: header.width, height: header.height, rgba: rgba)
+        return Bitmap(width: header.width, height: header.height, rgba: try outcome.get())
     }
 
     /// What the chunks of a PNG file say, once read and checked.
@@ -189,49 +191,69 @@ public enum PNGDecoder {
         UInt16(data[data.startIndex + offset]) << 8 | UInt16(data[data.startIndex + offset + 1])
     }
 
-    /// Unfilters every pass of the inflated data and expands its pixels into `rgba`.
+    /// Unfilters every pass of the inflated data in place and expands its pixels into a new RGBA array,
+    /// row by row (each row is expanded while it is still in the cache).
     ///
-    /// Returns the error for a bad filter type or palette index, or nil.
-    static func reconstruct(_ filtered: inout [UInt8], into rgba: inout [UInt8], chunks: Chunks) -> PNGError?
-    {
+    /// Returns the pixels, or the error for a bad filter type or palette index.
+    static func reconstruct(_ filtered: UnsafeMutableBufferPointer<UInt8>, chunks: Chunks) -> Result<
+        [UInt8], PNGError
+    > {
+        let header = chunks.header
+        let byteCount = header.width * header.height * 4
+        var failure: PNGError?
+        // Every pixel is written exactly once (Adam7's passes cover each pixel once), so the array needs
+        // no zero-filling first; after a failure it is left empty.
+        let rgba = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initializedCount in
+            failure = reconstruct(filtered, into: buffer, chunks: chunks)
+            initializedCount = failure == nil ? byteCount : 0
+        }
+        if let failure { return .failure(failure) }
+        return .success(rgba)
+    }
+
+    /// Unfilters and expands every pass into `rgba`, which holds `width * height * 4` bytes.
+    static func reconstruct(
+        _ filtered: UnsafeMutableBufferPointer<UInt8>, into rgba: UnsafeMutableBufferPointer<UInt8>,
+        chunks: Chunks
+    ) -> PNGError? {
         let header = chunks.header
         let zeroRow = [UInt8](repeating: 0, count: header.rowBytes(pixels: header.width))
-        return filtered.withUnsafeMutableBufferPointer { filteredBuffer -> PNGError? in
-            rgba.withUnsafeMutableBufferPointer { rgbaBuffer -> PNGError? in
-                chunks.palette.withUnsafeBufferPointer { paletteBuffer -> PNGError? in
-                    zeroRow.withUnsafeBufferPointer { zeroBuffer -> PNGError? in
-                        guard let data = filteredBuffer.baseAddress, let out = rgbaBuffer.baseAddress,
-                            let palette = paletteBuffer.baseAddress, let zeros = zeroBuffer.baseAddress
-                        else { return nil }
-                        let expander = PNGPixelExpander(
-                            header: header, palette: palette, paletteCount: chunks.paletteCount,
-                            keyRed: chunks.key.red, keyGreen: chunks.key.green, keyBlue: chunks.key.blue)
-                        var passStart = data
-                        for pass in header.passes {
-                            let rowBytes = header.rowBytes(pixels: pass.width)
-                            if let failure = PNGRowFilter.unfilter(
-                                passStart, rows: pass.height, rowBytes: rowBytes, stride: header.filterStride,
-                                zeroRow: zeros)
-                            {
-                                return failure
-                            }
-                            var row = 0
-                            while row < pass.height {
-                                let y = pass.yStart + row * pass.yStep
-                                let firstPixel = out + (y * header.width + pass.xStart) * 4
-                                if let failure = expander.expand(
-                                    row: passStart + row * (rowBytes + 1) + 1, pixels: pass.width,
-                                    into: firstPixel, outStride: pass.xStep * 4)
-                                {
-                                    return failure
-                                }
-                                row += 1
-                            }
-                            passStart += pass.height * (rowBytes + 1)
+        return chunks.palette.withUnsafeBufferPointer { paletteBuffer -> PNGError? in
+            zeroRow.withUnsafeBufferPointer { zeroBuffer -> PNGError? in
+                guard let data = filtered.baseAddress, let out = rgba.baseAddress,
+                    let palette = paletteBuffer.baseAddress, let zeros = zeroBuffer.baseAddress
+                else { return nil }
+                let expander = PNGPixelExpander(
+                    header: header, palette: palette, paletteCount: chunks.paletteCount,
+                    keyRed: chunks.key.red, keyGreen: chunks.key.green, keyBlue: chunks.key.blue)
+                let stride = header.filterStride
+                var passStart = data
+                for pass in header.passes {
+                    let rowBytes = header.rowBytes(pixels: pass.width)
+                    var prior = zeros
+                    var row = 0
+                    while row < pass.height {
+                        let filterByte = passStart + row * (rowBytes + 1)
+                        let line = filterByte + 1
+                        if let failure = PNGRowFilter.unfilter(
+                            line, filterType: filterByte.pointee, prior: prior, rowBytes: rowBytes,
+                            stride: stride)
+                        {
+                            return failure
                         }
-                        return nil
+                        let y = pass.yStart + row * pass.yStep
+                        let firstPixel = out + (y * header.width + pass.xStart) * 4
+                        if let failure = expander.expand(
+                            row: line, pixels: pass.width, into: firstPixel, outStride: pass.xStep * 4)
+                        {
+                            return failure
+                        }
+                        prior = UnsafePointer(line)
+                        row += 1
                     }
+                    passStart += pass.height * (rowBytes + 1)
                 }
+                return nil
             }
         }
     }

@@ -1,82 +1,78 @@
 /// Undoes the five PNG row filters (None, Sub, Up, Average, Paeth) in place.
 enum PNGRowFilter {
-    /// Reconstructs `rows` filtered rows that follow each other in `data`.
+    /// Reconstructs one filtered row of `rowBytes` bytes in place.
     ///
-    /// Each row is one filter-type byte and `rowBytes` data bytes; `stride` is the distance to
-    /// the byte a byte is filtered against (bytes per pixel, at least 1). `zeroRow` holds at
-    /// least `rowBytes` zeros and stands in for the row above the first. Returns the error for
-    /// an unknown filter type, or nil.
+    /// `filterType` is the row's filter-type byte; `prior` is the reconstructed row above (a row of at
+    /// least `rowBytes` zeros for the first row); `stride` is the distance to the byte a byte is filtered
+    /// against (bytes per pixel, at least 1). Returns the error for an unknown filter type, or nil.
     static func unfilter(
-        _ data: UnsafeMutablePointer<UInt8>, rows: Int, rowBytes: Int, stride: Int,
-        zeroRow: UnsafePointer<UInt8>
+        _ row: UnsafeMutablePointer<UInt8>, filterType: UInt8, prior: UnsafePointer<UInt8>, rowBytes: Int,
+        stride: Int
     ) -> PNGError? {
-        var prior = zeroRow
-        var rowIndex = 0
-        while rowIndex < rows {
-            let filterByte = data + rowIndex * (rowBytes + 1)
-            let row = filterByte + 1
-            let filterType = filterByte.pointee
-            switch filterType {
-            case 0:
-                break
-            case 1:
-                var index = stride
-                while index < rowBytes {
-                    row[index] &+= row[index - stride]
-                    index += 1
-                }
-            case 2:
-                var index = 0
-                while index < rowBytes {
-                    row[index] &+= prior[index]
-                    index += 1
-                }
-            case 3:
-                var index = 0
-                while index < stride && index < rowBytes {
-                    row[index] &+= prior[index] &>> 1
-                    index += 1
-                }
-                while index < rowBytes {
-                    let sum = UInt16(row[index - stride]) &+ UInt16(prior[index])
-                    row[index] &+= UInt8(truncatingIfNeeded: sum &>> 1)
-                    index += 1
-                }
-            case 4:
-                // With nothing to the left, the Paeth predictor is the byte above.
-                var index = 0
-                while index < stride && index < rowBytes {
-                    row[index] &+= prior[index]
-                    index += 1
-                }
-                while index < rowBytes {
-                    let left = Int(row[index - stride])
-                    let above = Int(prior[index])
-                    let aboveLeft = Int(prior[index - stride])
-                    let estimate = left &+ above &- aboveLeft
-                    var distanceLeft = estimate &- left
-                    if distanceLeft < 0 { distanceLeft = 0 &- distanceLeft }
-                    var distanceAbove = estimate &- above
-                    if distanceAbove < 0 { distanceAbove = 0 &- distanceAbove }
-                    var distanceAboveLeft = estimate &- aboveLeft
-                    if distanceAboveLeft < 0 { distanceAboveLeft = 0 &- distanceAboveLeft }
-                    let predictor: Int
-                    if distanceLeft <= distanceAbove && distanceLeft <= distanceAboveLeft {
-                        predictor = left
-                    } else if distanceAbove <= distanceAboveLeft {
-                        predictor = above
-                    } else {
-                        predictor = aboveLeft
-                    }
-                    row[index] &+= UInt8(truncatingIfNeeded: predictor)
-                    index += 1
-                }
-            default:
-                return .badRowFilter(filterType)
+        switch filterType {
+        case 0:
+            break
+        case 1:
+            var index = stride
+            while index < rowBytes {
+                row[index] &+= row[index &- stride]
+                index &+= 1
             }
-            prior = UnsafePointer(row)
-            rowIndex += 1
+        case 2:
+            var index = 0
+            while index < rowBytes {
+                row[index] &+= prior[index]
+                index &+= 1
+            }
+        case 3:
+            var index = 0
+            while index < stride && index < rowBytes {
+                row[index] &+= prior[index] &>> 1
+                index &+= 1
+            }
+            while index < rowBytes {
+                let sum = UInt16(row[index &- stride]) &+ UInt16(prior[index])
+                row[index] &+= UInt8(truncatingIfNeeded: sum &>> 1)
+                index &+= 1
+            }
+        case 4:
+            paeth(row, prior: prior, rowBytes: rowBytes, stride: stride)
+        default:
+            return .badRowFilter(filterType)
         }
         return nil
+    }
+
+    /// The Paeth filter: each byte is predicted by whichever of left (a), above (b) and above-left (c) is
+    /// nearest to a + b − c, ties going to a, then b.
+    ///
+    /// Written without branches on the data: the distances are |b − c|, |a − c| and |a + b − 2c| (the
+    /// estimate minus a, b and c), and the choice is two selects, which the compiler turns into
+    /// conditional moves.
+    @inline(__always)
+    static func paeth(
+        _ row: UnsafeMutablePointer<UInt8>, prior: UnsafePointer<UInt8>, rowBytes: Int, stride: Int
+    ) {
+        // With nothing to the left, the predictor is the byte above.
+        var index = 0
+        while index < stride && index < rowBytes {
+            row[index] &+= prior[index]
+            index &+= 1
+        }
+        while index < rowBytes {
+            let left = Int32(row[index &- stride])
+            let above = Int32(prior[index])
+            let aboveLeft = Int32(prior[index &- stride])
+            let towardAbove = above &- aboveLeft
+            let towardLeft = left &- aboveLeft
+            let distanceLeft = abs(towardAbove)
+            let distanceAbove = abs(towardLeft)
+            let distanceAboveLeft = abs(towardAbove &+ towardLeft)
+            let nearerOfAboveTwo = distanceAbove <= distanceAboveLeft ? above : aboveLeft
+            let predictor =
+                distanceLeft <= distanceAbove && distanceLeft <= distanceAboveLeft ? left : nearerOfAboveTwo
+            row[index] &+= UInt8(truncatingIfNeeded: predictor)
+            index &+= 1
+        }
     }
 }

@@ -19,26 +19,18 @@ public struct MovieCatalog: Sendable {
     /// - Throws: `CatalogError`, naming the file and, for a bad entry, its number and key.
     public static func load(from url: URL) throws(CatalogError) -> MovieCatalog {
         let path = url.path
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
-            size.int64Value > Int64(maximumFileBytes)
-        {
-            throw .unreadableFile(
-                path: path,
-                reason: "the file is \(size.int64Value) bytes; a catalog may hold at most \(maximumFileBytes)"
-            )
-        }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = Data(try BoundedFile.read(path, as: .catalog))
         } catch {
-            throw .unreadableFile(path: path, reason: readFailureReason(error, path: path))
+            throw .unreadableFile(path: path, reason: error.description)
         }
         return try parse(data, path: path)
     }
 
     /// The largest catalog file read: 10 MB (10 000 000 bytes), about a hundred thousand movies. A larger
     /// file is refused from its size alone, before it is read.
-    public static let maximumFileBytes = 10_000_000
+    public static let maximumFileBytes = BoundedFile.Kind.catalog.maximumBytes
 
     /// Checks a catalog's bytes; `path` names it in errors.
     static func parse(_ data: Data, path: String) throws(CatalogError) -> MovieCatalog {
@@ -132,19 +124,4 @@ public struct MovieCatalog: Sendable {
         }
     }
 
-    /// A short reason for a failed read: the POSIX message when there is one (“Is a directory”).
-    private static func readFailureReason(_ error: any Error, path: String) -> String {
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            return "no such file"
-        }
-        if isDirectory.boolValue {
-            return "it is a directory"
-        }
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError {
-            return underlying.localizedDescription
-        }
-        return nsError.localizedDescription
-    }
 }

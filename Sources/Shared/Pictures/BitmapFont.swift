@@ -1,8 +1,17 @@
 /// A 5×7 pixel font for printable ASCII, kept as data, so exported screens need no font files.
 ///
 /// Each glyph is five columns, left to right; in each column byte, bit 0 is the top pixel and bit 6 the
-/// bottom one. Characters outside printable ASCII (Chinese titles, accents) are drawn as a box.
+/// bottom one. Characters outside printable ASCII (Chinese titles, accents) are drawn from GNU Unifont's
+/// glyphs instead (`UnifontGlyphs`), by `Canvas.text`.
 enum BitmapFont {
+    /// Whether the character is one of this font's: a single printable ASCII scalar.
+    static func hasGlyph(for character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1 else {
+            return false
+        }
+        return (0x20...0x7E).contains(scalar.value)
+    }
+
     /// Glyph width in pixels.
     static let glyphWidth = 5
     /// Glyph height in pixels.

@@ -66,16 +66,37 @@ struct Canvas {
     }
 
     /// Draws one line of text with its top-left at (`x`, `y`), each font pixel `scale` pixels square.
+    ///
+    /// Printable ASCII uses the 5×7 font; any other character GNU Unifont's 16-pixel glyph, at half the
+    /// scale so its height matches, or Unifont's replacement mark (`�`) when the font lacks it.
     mutating func text(_ string: String, x: Int, y: Int, scale: Int, _ color: RGBA) {
         var left = x
         for character in string {
-            let glyph = BitmapFont.glyph(for: character)
-            for column in 0..<BitmapFont.glyphWidth {
-                for row in 0..<BitmapFont.glyphHeight where BitmapFont.isInk(glyph, x: column, y: row) {
-                    fill(x: left + column * scale, y: y + row * scale, width: scale, height: scale, color)
+            if BitmapFont.hasGlyph(for: character) {
+                let glyph = BitmapFont.glyph(for: character)
+                for column in 0..<BitmapFont.glyphWidth {
+                    for row in 0..<BitmapFont.glyphHeight where BitmapFont.isInk(glyph, x: column, y: row) {
+                        fill(x: left + column * scale, y: y + row * scale, width: scale, height: scale, color)
+                    }
+                }
+                left += BitmapFont.advance * scale
+                continue
+            }
+            let unit = max(1, scale / 2)
+            let scalar = character.unicodeScalars.first ?? "\u{FFFD}"
+            guard let glyph = UnifontGlyphs.shared.glyph(scalar) ?? UnifontGlyphs.shared.glyph("\u{FFFD}")
+            else {
+                left += BitmapFont.advance * scale
+                continue
+            }
+            // Unifont's ink sits about one pixel below the top of its 16 rows: align it with the 5×7 font.
+            let top = y - unit
+            for row in 0..<UnifontGlyphs.height {
+                for column in 0..<glyph.width where glyph.isInk(x: column, y: row) {
+                    fill(x: left + column * unit, y: top + row * unit, width: unit, height: unit, color)
                 }
             }
-            left += BitmapFont.advance * scale
+            left += glyph.width * unit
         }
     }
 

@@ -20,10 +20,15 @@ public struct Metrics: Sendable, Equatable {
     public var mainThreadBusyMicroseconds: Int64 = 0
     public var hitches = 0
     public var hitchTimeMicroseconds: Int64 = 0
-    /// Microseconds the table spent dragging or decelerating.
+    /// Microseconds of scroll intervals: from each touch-down to the presentation of the frame showing
+    /// the table at rest.
     public var scrollingMicroseconds: Int64 = 0
     public var longestMainThreadStallMicroseconds: Int64 = 0
-    /// Each filled stop's wait, from the stop until every visible row showed its final content.
+    /// Main-thread stretches of 250 ms or more.
+    public var hangs = 0
+    public var hangTimeMicroseconds: Int64 = 0
+    /// Each stop's wait, from the moment the table came to rest until the first presented frame on which
+    /// every visible row showed its final content, or (for a stop left unfilled) until it was left.
     public var timesToVisibleMicroseconds: [Int64] = []
     public var stopsUnfilled = 0
     /// Visible-row microseconds spent showing the placeholder.
@@ -35,12 +40,13 @@ public struct Metrics: Sendable, Equatable {
     /// Makes an empty set of metrics.
     public init() {}
 
-    /// Hitch milliseconds per second of scrolling.
+    /// Hitch milliseconds per second of scroll intervals (never above 1000: late windows never overlap and
+    /// lie inside the intervals).
     public var hitchTimeRatio: Double {
         scrollingMicroseconds > 0 ? Double(hitchTimeMicroseconds) / Double(scrollingMicroseconds) * 1000 : 0
     }
 
-    /// The time-to-visible percentile `p` (0–100) in microseconds, nearest rank; 0 when no stop filled.
+    /// The time-to-visible percentile `p` (0–100) in microseconds, nearest rank; 0 when there was no stop.
     public func timeToVisible(percentile p: Int) -> Int64 {
         guard !timesToVisibleMicroseconds.isEmpty else { return 0 }
         let sorted = timesToVisibleMicroseconds.sorted()
@@ -70,6 +76,8 @@ public struct Metrics: Sendable, Equatable {
             ("hitch_time_ms", .milliseconds(hitchTimeMicroseconds)),
             ("hitch_time_ratio_ms_per_s", .ratio(hitchTimeRatio)),
             ("longest_main_thread_stall_ms", .milliseconds(longestMainThreadStallMicroseconds)),
+            ("hangs", .count(hangs)),
+            ("hang_time_ms", .milliseconds(hangTimeMicroseconds)),
             ("time_to_visible_ms_p50", .milliseconds(timeToVisible(percentile: 50))),
             ("time_to_visible_ms_p95", .milliseconds(timeToVisible(percentile: 95))),
             ("time_to_visible_ms_max", .milliseconds(timeToVisible(percentile: 100))),

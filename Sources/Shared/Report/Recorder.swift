@@ -29,8 +29,26 @@ final class Recorder {
 
     /// Adds a trace line at the current virtual time.
     func event(_ name: String, _ fields: [TraceField] = []) {
+        event(at: scheduler.now, name, fields)
+    }
+
+    /// Adds a trace line at another time: a moment the user saw that the main thread learns of only
+    /// later (a touch-down while it was blocked) or earlier (the vsync that will present a frame). The
+    /// trace stays in time order; among equal times, lines keep the order they were added in.
+    func event(at time: Int64, _ name: String, _ fields: [TraceField] = []) {
         guard keepsTrace else { return }
-        trace.append(TraceEvent(time: scheduler.now, name: name, fields: fields))
+        let line = TraceEvent(time: time, name: name, fields: fields)
+        guard let last = trace.last, last.time > time else {
+            trace.append(line)
+            return
+        }
+        var low = 0
+        var high = trace.count
+        while low < high {
+            let middle = (low + high) / 2
+            if trace[middle].time <= time { low = middle + 1 } else { high = middle }
+        }
+        trace.insert(line, at: low)
     }
 
     // MARK: Network
@@ -154,14 +172,24 @@ final class Recorder {
 
     // MARK: Main thread and screen
 
-    /// The main thread worked for a span that began `micros` ago (`kind`: launch, frame or block).
+    /// The main thread worked for a span that began `micros` ago (`kind`: launch, frame or block). A span
+    /// of `hangThreshold` or more is a hang, as Apple's tools count them, whether the table scrolls or not.
     func mainThreadBusy(_ micros: Int64, kind: String) {
         metrics.mainThreadBusyMicroseconds += micros
         metrics.longestMainThreadStallMicroseconds = max(metrics.longestMainThreadStallMicroseconds, micros)
+        let start = Int(scheduler.now - micros)
         if micros > 0 {
-            event("main_busy", [.text("kind", kind), .number("start_us", Int(scheduler.now - micros))])
+            event("main_busy", [.text("kind", kind), .number("start_us", start)])
+        }
+        if micros >= Self.hangThreshold {
+            metrics.hangs += 1
+            metrics.hangTimeMicroseconds += micros
+            event("hang", [.milliseconds("ms", micros), .number("start_us", start)])
         }
     }
+
+    /// The shortest main-thread stretch that is a hang: 250 ms, Apple's threshold.
+    static let hangThreshold: Int64 = 250_000
 
     /// A request's answer began to arrive (or failed) after its latency.
     func responseStarted(url: String, status: Int, bodyBytes: Int) {
@@ -181,30 +209,38 @@ final class Recorder {
             [.text("operation", name), .text("thread", thread), .flag("cancelled", cancelled)])
     }
 
-    /// A scrolling frame was presented late by `micros`.
-    func hitch(_ micros: Int64) {
+    /// A frame that overlapped a scroll interval was presented at `presented`, late since `lateFrom`: the
+    /// span between is its hitch time. The trace line is at the presentation.
+    func hitch(lateFrom: Int64, presented: Int64) {
+        let micros = presented - lateFrom
         metrics.hitches += 1
         metrics.hitchTimeMicroseconds += micros
-        event("hitch", [.milliseconds("ms", micros)])
+        event(at: presented, "hitch", [.milliseconds("ms", micros), .number("start_us", Int(lateFrom))])
     }
 
-    /// The table spent a span dragging or decelerating.
-    func scrolled(_ micros: Int64) {
-        metrics.scrollingMicroseconds += micros
+    /// A scroll interval ended: from a touch-down to the presentation of the frame showing the table at
+    /// rest (or a relaunch, or the end of the run).
+    func scrollInterval(from start: Int64, to end: Int64) {
+        guard end > start else { return }
+        metrics.scrollingMicroseconds += end - start
+        event(
+            at: end, "scroll_interval", [.milliseconds("ms", end - start), .number("start_us", Int(start))])
     }
 
-    /// A stop filled after `micros`.
-    func stopFilled(after micros: Int64) {
-        metrics.timesToVisibleMicroseconds.append(micros)
-        event("stop_filled", [.milliseconds("ms", micros)])
+    /// A stop that began when the table came to rest at `start` filled: every visible row showed its
+    /// final content on the frame presented at `end`.
+    func stopFilled(from start: Int64, to end: Int64) {
+        metrics.timesToVisibleMicroseconds.append(end - start)
+        event(at: end, "stop_filled", [.milliseconds("ms", end - start), .number("start_us", Int(start))])
     }
 
-    /// A stop was left (or the run ended) `micros` after it began, before all its rows showed their
-    /// content. The wait counts among the times to visible as a lower bound: the user waited at least that.
-    func stopUnfilled(after micros: Int64) {
+    /// A stop that began at `start` was left at `end` (a touch-down, a relaunch, or the end of the run)
+    /// before all its rows showed their content. The wait counts among the times to visible as a lower
+    /// bound: the user waited at least that.
+    func stopUnfilled(from start: Int64, to end: Int64) {
         metrics.stopsUnfilled += 1
-        metrics.timesToVisibleMicroseconds.append(micros)
-        event("stop_unfilled", [.milliseconds("ms", micros)])
+        metrics.timesToVisibleMicroseconds.append(end - start)
+        event(at: end, "stop_unfilled", [.milliseconds("ms", end - start), .number("start_us", Int(start))])
     }
 
     /// Visible rows showed the placeholder for a span.

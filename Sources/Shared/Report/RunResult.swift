@@ -14,7 +14,7 @@ public struct RunResult: Sendable {
     public let oracle: Oracle
     /// The visible rows once the app settled after the script.
     public let finalScreen: ScreenSnapshot
-    /// The screen at each scroll stop, when it filled.
+    /// The screen at each scroll stop: when it filled, or when it was left unfilled (when kept).
     public let stops: [ScreenSnapshot]
     /// The trace events, in time order (empty when not kept).
     public let trace: [TraceEvent]

@@ -1,19 +1,21 @@
 /// A unit of work for an `OperationQueue`: the simulated phone's look-alike of Foundation's `Operation`.
 ///
-/// Subclasses override `main()`. Foundation's rules hold: an operation cancelled before it starts never
-/// runs `main()`, still finishes, and still runs its `completionBlock`; `isCancelled` is the flag `main()`
-/// checks around its blocking work. As Foundation does, the completion block is released once it has run,
-/// so a block that captures its own operation does not keep it alive.
+/// Subclasses override `main()`. Foundation's rules hold (Tests/SharedTests/World/OperationCases.swift
+/// checks them against Foundation itself): an operation cancelled before it starts never runs `main()`,
+/// still finishes, and still runs its `completionBlock`; `isCancelled` is the flag `main()` checks around
+/// its blocking work; an operation is ready once its dependencies finished (or were cancelled and
+/// retired), or once it is cancelled itself. The completion block is dispatched to another thread when the
+/// operation finishes, so it does not hold the queue's slot, and it is released once it has run, so a
+/// block that captures its own operation does not keep it alive.
 open class Operation {
-    /// How eagerly a queue starts this operation among the ready ones.
-    public enum QueuePriority: Int, Comparable, Sendable {
+    /// How eagerly a queue starts this operation among the ready ones. As Foundation's, it is not
+    /// `Comparable`: compare `rawValue`s.
+    public enum QueuePriority: Int, Sendable {
         case veryLow = -8
         case low = -4
         case normal = 0
         case high = 4
         case veryHigh = 8
-
-        public static func < (lhs: QueuePriority, rhs: QueuePriority) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// Whether `cancel()` has been called.
@@ -22,13 +24,17 @@ open class Operation {
     public private(set) var isExecuting = false
     /// Whether the operation is done (ran, or was cancelled and retired).
     public private(set) var isFinished = false
-    /// Runs once the operation finishes, on the thread that ran it.
+    /// Runs once the operation finishes, dispatched to a thread of its own.
     public var completionBlock: (() -> Void)?
     /// Where the operation stands among the ready ones of its queue.
     public var queuePriority: QueuePriority = .normal
     /// A name for traces and debugging.
     public var name: String?
 
+    /// The operations that must finish before this one can start.
+    public private(set) var dependencies: [Operation] = []
+    /// Operations waiting for this one to finish (let go when it does).
+    private var dependents: [Operation] = []
     /// Things to do when the operation is cancelled (a cancellable transfer registers one).
     private var cancellationHandlers: [() -> Void] = []
     /// The queue it was added to.
@@ -42,6 +48,26 @@ open class Operation {
     /// The work. The default does nothing.
     open func main() {}
 
+    /// Whether a queue may start it: every dependency finished, or it is cancelled.
+    public var isReady: Bool {
+        isCancelled || dependencies.allSatisfy(\.isFinished)
+    }
+
+    /// Makes this operation wait until `operation` finishes (a cancelled dependency still finishes, so
+    /// the dependent then runs).
+    public func addDependency(_ operation: Operation) {
+        guard !dependencies.contains(where: { $0 === operation }) else { return }
+        dependencies.append(operation)
+        if !operation.isFinished { operation.dependents.append(self) }
+    }
+
+    /// Stops waiting for `operation`.
+    public func removeDependency(_ operation: Operation) {
+        dependencies.removeAll { $0 === operation }
+        operation.dependents.removeAll { $0 === self }
+        queue?.operationBecameReady()
+    }
+
     /// Marks the operation cancelled; work in `main()` sees it at its next `isCancelled` check, and a
     /// cancellable transfer it is waiting on stops.
     open func cancel() {
@@ -54,7 +80,8 @@ open class Operation {
         queue?.operationBecameReady()
     }
 
-    /// Runs the operation on the calling thread: `main()` unless cancelled, then the completion block.
+    /// Runs the operation on the calling thread: `main()` unless cancelled. When it finishes, its
+    /// dependents may start and its completion block is dispatched to a thread of its own.
     public func start() {
         guard !isFinished, !isExecuting else { return }
         if !isCancelled {
@@ -64,9 +91,16 @@ open class Operation {
         }
         isFinished = true
         cancellationHandlers = []
-        let completion = completionBlock
+        let waiting = dependents
+        dependents = []
+        for dependent in waiting { dependent.queue?.operationBecameReady() }
+        guard let completion = completionBlock else { return }
         completionBlock = nil
-        completion?()
+        if let phone = Phone.current {
+            phone.dispatchCompletion(completion, of: self)
+        } else {
+            completion()
+        }
     }
 
     /// Lets go of the operation's blocks without running them: its app was killed (a relaunch), so none
@@ -75,6 +109,7 @@ open class Operation {
     func abandon() {
         completionBlock = nil
         cancellationHandlers = []
+        dependents = []
     }
 
     /// Registers work to run if the operation is cancelled; runs it at once if it already was.

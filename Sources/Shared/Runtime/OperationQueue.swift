@@ -4,17 +4,20 @@
 /// At most `maxConcurrentOperationCount` operations run at once, each on a worker thread of this queue.
 /// Ready operations start in priority order, then in the order they were added. A suspended queue starts
 /// nothing new; operations already running go on. `OperationQueue.main` is the main thread's queue: its
-/// operations run on the main thread at its next turn.
+/// operations run one at a time on the main thread, at its next turn. Foundation's rules hold, checked
+/// against Foundation itself by Tests/SharedTests/World/OperationCases.swift.
 public final class OperationQueue {
-    /// The default concurrency of a new queue (Foundation leaves it to the system; here it is fixed).
-    public static let defaultMaxConcurrentOperationCount = 4
+    /// Foundation's "let the system decide": a queue made with it runs every ready operation at once
+    /// (the simulated phone's workers never compete for CPU cores).
+    public static let defaultMaxConcurrentOperationCount = -1
 
     /// A name; worker threads are named after it in traces.
     public var name: String?
-    /// How many operations may run at once (at least 1).
+    /// How many operations may run at once: `defaultMaxConcurrentOperationCount` (−1) for as many as
+    /// are ready, 0 for none. The main queue's is 1.
     public var maxConcurrentOperationCount: Int = OperationQueue.defaultMaxConcurrentOperationCount {
         didSet {
-            maxConcurrentOperationCount = max(1, maxConcurrentOperationCount)
+            if isMainQueue { maxConcurrentOperationCount = 1 }
             startReadyOperations()
         }
     }
@@ -47,7 +50,10 @@ public final class OperationQueue {
         self.phone = phone
         self.launch = phone.launch
         self.isMainQueue = isMainQueue
-        if isMainQueue { name = "main" }
+        if isMainQueue {
+            name = "main"
+            maxConcurrentOperationCount = 1
+        }
     }
 
     /// The main thread's queue of the phone whose simulated thread calls this.
@@ -59,18 +65,28 @@ public final class OperationQueue {
     }
 
     /// The operations added and not yet finished: running ones first, then waiting ones in order.
-    public var operations: [Operation] { running + waiting }
+    public var operations: [Operation] { isMainQueue ? phone.mainQueueOperations : running + waiting }
 
-    /// How many operations are added and not yet finished.
-    public var operationCount: Int { running.count + waiting.count }
+    /// How many operations are added and not yet finished (for the main queue: its blocks waiting or
+    /// running).
+    public var operationCount: Int {
+        isMainQueue ? phone.mainQueueOperations.count : running.count + waiting.count
+    }
 
-    /// Adds an operation; it starts when the queue has room and it is the most eager ready one.
+    /// Foundation's message for an operation that cannot be added.
+    static let cannotEnqueue = "operations finished, executing or already in a queue cannot be enqueued"
+
+    /// Adds an operation; it starts when the queue has room and it is the most eager ready one. As
+    /// Foundation does, it stops the program if the operation finished, is running, or is in a queue.
     public func addOperation(_ operation: Operation) {
+        if operation.isFinished || operation.isExecuting || operation.queue != nil {
+            fatalError(Self.cannotEnqueue)
+        }
         if isMainQueue {
+            operation.queue = self
             phone.enqueueOnMainThread(operation)
             return
         }
-        guard !operation.isFinished, operation.queue == nil else { return }
         // A killed app's main thread may still be finishing a frame: what it adds never runs, and its
         // blocks must not keep the dead app alive.
         guard !isKilled else {
@@ -102,14 +118,21 @@ public final class OperationQueue {
         startReadyOperations()
     }
 
-    /// Starts waiting operations while there is room, most eager first.
+    /// Starts ready operations while there is room, most eager first.
     func startReadyOperations() {
         guard !isMainQueue else { return }
-        while !isSuspended, !isKilled, running.count < maxConcurrentOperationCount, !waiting.isEmpty {
-            var best = 0
-            for index in 1..<waiting.count where waiting[index].queuePriority > waiting[best].queuePriority {
+        let limit = maxConcurrentOperationCount < 0 ? Int.max : maxConcurrentOperationCount
+        while !isSuspended, !isKilled, running.count < limit {
+            var best: Int?
+            for index in waiting.indices where waiting[index].isReady {
+                if let current = best,
+                    waiting[index].queuePriority.rawValue <= waiting[current].queuePriority.rawValue
+                {
+                    continue
+                }
                 best = index
             }
+            guard let best else { return }
             let operation = waiting.remove(at: best)
             running.append(operation)
             idleWorker().assign(operation)

@@ -7,7 +7,7 @@ import Foundation
 /// describe the session before it starts; actions follow, in the order they happen:
 ///
 /// ```
-/// rows 200                  # catalog rows used, 1…1000000 (default 200)
+/// rows 200                  # catalog rows used, 1…100000 (default 200)
 /// seed 7                    # a UInt64; --seed overrides it
 /// network rtt=120ms jitter=30ms bandwidth=1000KB/s connections=6 timeout=10s
 /// screen height=667 row=88 refresh=60
@@ -36,11 +36,15 @@ import Foundation
 /// - Rows are numbered from 0; every `drag`/`fling` target must be below `rows` (checked once the whole
 ///   file is read, reported on the action's line).
 /// - A file needs at least one action.
-/// - A file may hold at most `maximumFileBytes` (1 MB); a larger one is refused before it is read.
+/// - A file may hold at most `maximumFileBytes` (1 MB); a larger one is refused before it is read. It may
+///   use CRLF line ends and start with a UTF-8 byte-order mark.
+/// - Caps that keep every run small (each refusal names the line and the limit): at most 100 000 rows, at
+///   most 2000 actions, at most one hour of virtual time for the whole script (waits, drags, and flings
+///   with their coasting), and at most 100 rows visible at once (`height` / `row`, rounded up, plus one).
 public enum ScenarioParser {
     /// The largest scenario file read: 1 MB (1 000 000 bytes), far more than any script of gestures needs.
     /// A larger file is refused from its size alone, before it is read or parsed.
-    public static let maximumFileBytes = 1_000_000
+    public static let maximumFileBytes = BoundedFile.Kind.scenario.maximumBytes
 
     /// Reads scenario text; `name` becomes the scenario's name and `source` prefixes every error.
     public static func parse(_ text: String, name: String, source: String) throws(ScenarioError) -> Scenario {
@@ -63,8 +67,7 @@ public enum ScenarioParser {
         guard !nameOrPath.isEmpty else {
             throw ScenarioError(source: "scenario", line: nil, message: "no scenario given; \(list)")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: nameOrPath, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: nameOrPath) else {
             let looksLikeName = !nameOrPath.contains("/") && !nameOrPath.contains(".")
             let message =
                 looksLikeName
@@ -72,9 +75,9 @@ public enum ScenarioParser {
                 : "no such file; \(list), or give the path of a scenario file"
             throw ScenarioError(source: nameOrPath, line: nil, message: message)
         }
-        guard !isDirectory.boolValue else {
+        if let kind = BoundedFile.nonFileKind(atPath: nameOrPath) {
             throw ScenarioError(
-                source: nameOrPath, line: nil, message: "is a directory, not a scenario file; \(list)")
+                source: nameOrPath, line: nil, message: "is \(kind), not a scenario file; \(list)")
         }
         let url = URL(fileURLWithPath: nameOrPath)
         return try loadFile(at: url, name: url.deletingPathExtension().lastPathComponent, source: nameOrPath)
@@ -94,25 +97,16 @@ public enum ScenarioParser {
         Bundle.module.url(forResource: "Scenarios", withExtension: nil)
     }
 
-    /// Reads a file's bytes, insists on UTF-8 and parses it.
+    /// Reads a file's bytes (through `BoundedFile`: a regular file of at most `maximumFileBytes`), insists
+    /// on UTF-8 and parses it.
     static func loadFile(at url: URL, name: String, source: String) throws(ScenarioError) -> Scenario {
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber,
-            size.int64Value > Int64(maximumFileBytes)
-        {
-            throw ScenarioError(
-                source: source, line: nil,
-                message:
-                    "the file is \(size.int64Value) bytes; scenario files may hold at most "
-                    + "\(maximumFileBytes) bytes")
-        }
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: url)
+            bytes = try BoundedFile.read(url.path, as: .scenario)
         } catch {
-            let reason = (error as NSError).localizedDescription
-            throw ScenarioError(source: source, line: nil, message: "cannot read the file (\(reason))")
+            throw ScenarioError(source: source, line: nil, message: error.description)
         }
-        let text = try decodeUTF8([UInt8](data), source: source)
+        let text = try decodeUTF8(bytes, source: source)
         return try parse(text, name: name, source: source)
     }
 

@@ -21,8 +21,15 @@ struct ScenarioReader {
     static let maximumLatency: Int64 = 60_000_000
     /// The fastest link: 10 GB/s.
     static let maximumBandwidth: Int64 = 10_000_000_000
-    /// The largest catalog a scenario may ask for.
-    static let maximumRows = 1_000_000
+    /// The largest catalog a scenario may ask for: 100 000 rows.
+    static let maximumRows = 100_000
+    /// The most actions a scenario may hold.
+    static let maximumActions = 2_000
+    /// The longest a whole script may last in virtual time, gestures' coasting included: one hour.
+    static let maximumScriptDuration: Int64 = 3_600_000_000
+    /// The most rows a screen may show at once (its height over the row height, rounded up, plus one for
+    /// a row cut at each edge).
+    static let maximumVisibleRows = 100
 
     /// A row an action scrolls to, remembered until the row count is known.
     private struct RowTarget {
@@ -44,6 +51,8 @@ struct ScenarioReader {
     private var rowsLine: Int?
     /// Whether the text had anything but blanks.
     private var sawContent = false
+    /// The line of each action, in order, for errors found once the whole file is read.
+    private var actionLines: [Int] = []
 
     /// Starts an empty scenario with default settings.
     init(name: String, source: String) {
@@ -57,7 +66,10 @@ struct ScenarioReader {
         var body = Substring(text)
         if body.first == "\u{FEFF}" { body = body.dropFirst() }
         var number = 0
-        for rawLine in body.split(separator: "\n", omittingEmptySubsequences: false) {
+        // “\r\n” is one Character in Swift, so CRLF line ends are split on explicitly.
+        let lines = body.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for rawLine in lines {
             number += 1
             if !sawContent, rawLine.contains(where: { !$0.isWhitespace }) { sawContent = true }
             guard var line = ScenarioLine(rawLine, number: number, source: scenario.source) else { continue }
@@ -84,7 +96,39 @@ struct ScenarioReader {
                 "row \(target.row) is past the last row: the scenario has \(scenario.rows) rows "
                     + "(0…\(scenario.rows - 1), from \(origin))")
         }
+        try checkDuration()
         return scenario
+    }
+
+    /// Refuses a script longer than `maximumScriptDuration`, naming the first action that ends past it.
+    ///
+    /// A fling's length depends on the rows and the screen, so the timeline the phone will play is built:
+    /// on prefixes of the script, found by bisection (the end time only grows with the prefix).
+    private func checkDuration() throws(ScenarioError) {
+        let limit = ScenarioReader.maximumScriptDuration
+        func endTime(_ count: Int) -> Int64 {
+            GestureTimeline(
+                actions: Array(scenario.actions.prefix(count)), rows: scenario.rows,
+                rowHeight: Double(scenario.screen.rowHeight), viewport: Double(scenario.screen.height)
+            ).endTime
+        }
+        guard endTime(scenario.actions.count) > limit else { return }
+        var fits = 0
+        var tooLong = scenario.actions.count
+        while tooLong - fits > 1 {
+            let middle = (fits + tooLong) / 2
+            if endTime(middle) > limit { tooLong = middle } else { fits = middle }
+        }
+        throw ScenarioError(
+            source: scenario.source, line: actionLines[tooLong - 1],
+            message:
+                "the script reaches \(Self.seconds(endTime(tooLong))) of virtual time here; "
+                + "a scenario may last at most \(ScenarioValue.formatDuration(limit)) (one hour)")
+    }
+
+    /// Virtual time in seconds with up to three decimals, rounded down (`3602.143s`).
+    private static func seconds(_ microseconds: Int64) -> String {
+        ScenarioValue.formatDuration(microseconds / 1000 * 1000)
     }
 
     // MARK: - One line
@@ -108,8 +152,14 @@ struct ScenarioReader {
                     "“\(keyword)” is already set on line \(earlier); each setting may appear once")
             }
             settingLines[keyword] = line.number
-        } else if firstAction == nil {
-            firstAction = (keyword, line.number)
+        } else {
+            if firstAction == nil { firstAction = (keyword, line.number) }
+            guard actionLines.count < ScenarioReader.maximumActions else {
+                throw line.error(
+                    "this is action \(actionLines.count + 1); a scenario may hold at most "
+                        + "\(ScenarioReader.maximumActions) actions")
+            }
+            actionLines.append(line.number)
         }
         switch keyword {
         case "rows": try readRows(&line)
@@ -210,6 +260,13 @@ struct ScenarioReader {
             throw line.error(
                 "a row (\(scenario.screen.rowHeight) points) must not be taller than the screen "
                     + "(\(scenario.screen.height) points)")
+        }
+        let screen = scenario.screen
+        let visible = (screen.height + screen.rowHeight - 1) / screen.rowHeight + 1
+        guard visible <= ScenarioReader.maximumVisibleRows else {
+            throw line.error(
+                "a screen \(screen.height) points high with rows of \(screen.rowHeight) points shows up to "
+                    + "\(visible) rows at once; at most \(ScenarioReader.maximumVisibleRows)")
         }
     }
 

@@ -1,9 +1,10 @@
 /// A one-section table with fixed-height rows, cell reuse and scrolling: `UITableView`'s look-alike.
 ///
-/// The phone drives it: each frame it moves `contentOffset` with the user's finger, lays out the rows
-/// that come on screen (asking the controller for cells, which come from the reuse pool after
-/// `prepareForReuse()`), and delivers the scroll-delegate callbacks. The controller calls it back to
-/// dequeue cells, find visible rows and cells, and reload rows.
+/// The phone drives it: each frame it moves `contentOffset` with every touch that arrived, with the
+/// scroll-delegate callbacks, then lays out the rows once for the offset the frame ends on (asking the
+/// controller for cells of rows coming on screen, which come from the reuse pool after
+/// `prepareForReuse()`). The controller calls it back to dequeue cells, find visible rows and cells, and
+/// reload rows.
 public final class TableView {
     /// Row height in points.
     public let rowHeight: Double
@@ -29,6 +30,9 @@ public final class TableView {
     private var reportedRange: ClosedRange<Int>?
     private var prefetchedRows: Set<Int> = []
     private var lastScrollDirection = 1.0
+    /// Set while rows are being laid out, so a controller that asks for visible rows from inside
+    /// `cellForRowAt` gets the rows as they stand.
+    private var isLayingOut = false
 
     init(phone: Phone, rowHeight: Double, viewportHeight: Double) {
         self.phone = phone
@@ -55,14 +59,17 @@ public final class TableView {
         return cellClass.init(reuseIdentifier: identifier)
     }
 
-    /// The index paths of the rows on screen, top to bottom.
+    /// The index paths of the rows on screen, top to bottom. As UIKit's, it lays the rows out first if
+    /// the table moved since its last layout.
     public var indexPathsForVisibleRows: [IndexPath]? {
-        visibleCells.keys.sorted().map { IndexPath(row: $0, section: 0) }
+        layoutIfNeeded()
+        return visibleCells.keys.sorted().map { IndexPath(row: $0, section: 0) }
     }
 
-    /// The cell showing a row, if that row is on screen.
+    /// The cell showing a row, if that row is on screen (after laying out the rows, as UIKit does).
     public func cellForRow(at indexPath: IndexPath) -> TableViewCell? {
-        visibleCells[indexPath.row]
+        layoutIfNeeded()
+        return visibleCells[indexPath.row]
     }
 
     /// How a reload is animated (accepted for fidelity; the simulation does not animate).
@@ -99,21 +106,32 @@ public final class TableView {
         return first <= last ? first...last : nil
     }
 
-    /// Moves the content and lays out the rows: cells leave, new rows get cells, prefetch calls go out.
+    /// Moves the content and lays out the rows at once (a reload, or a test that moves the table itself).
     func layout(offset: Double) {
+        scroll(to: offset)
+        layoutIfNeeded()
+    }
+
+    /// Moves the content as a touch does, clamped to the edges, and tells the delegate; the rows follow at
+    /// the next layout (the frame's commit, or a caller that asks which rows are visible).
+    func scroll(to offset: Double) {
         guard let controller else { return }
-        if needsReload {
-            needsReload = false
-            numberOfRows = controller.tableView(self, numberOfRowsInSection: 0)
-            for row in visibleCells.keys.sorted() { removeCell(row: row, controller: controller) }
-        }
+        reloadIfNeeded(controller: controller)
         let maxOffset = max(0, Double(numberOfRows) * rowHeight - viewportHeight)
         let clamped = min(max(0, offset), maxOffset)
-        if clamped != contentOffset {
-            lastScrollDirection = clamped > contentOffset ? 1 : -1
-            contentOffset = clamped
-            controller.scrollViewDidScroll(self)
-        }
+        guard clamped != contentOffset else { return }
+        lastScrollDirection = clamped > contentOffset ? 1 : -1
+        contentOffset = clamped
+        controller.scrollViewDidScroll(self)
+    }
+
+    /// Lays out the rows for the current offset, as UIKit does at a commit or when asked for visible rows:
+    /// cells leave, new rows get cells, prefetch calls go out. Does nothing when the rows already match.
+    func layoutIfNeeded() {
+        guard let controller, !isLayingOut else { return }
+        isLayingOut = true
+        defer { isLayingOut = false }
+        reloadIfNeeded(controller: controller)
         let range = visibleRange(at: contentOffset)
         for row in visibleCells.keys.sorted() where !(range?.contains(row) ?? false) {
             removeCell(row: row, controller: controller)
@@ -131,6 +149,13 @@ public final class TableView {
             }
             updatePrefetching(visible: range, controller: controller)
         }
+    }
+
+    private func reloadIfNeeded(controller: TableViewController) {
+        guard needsReload else { return }
+        needsReload = false
+        numberOfRows = controller.tableView(self, numberOfRowsInSection: 0)
+        for row in visibleCells.keys.sorted() { removeCell(row: row, controller: controller) }
     }
 
     private func makeCell(row: Int, controller: TableViewController) -> TableViewCell {

@@ -4,6 +4,11 @@ import Foundation
 ///
 /// The app's caches directory lives inside it. A relaunch keeps every file. By default it is a fresh
 /// temporary directory removed when the run ends; `--cache-dir DIR` keeps it across runs.
+///
+/// Every read goes through `BoundedFile`: a file larger than a cache entry may be (16 MB), or something
+/// that is not a regular file (a folder, a FIFO), reads as missing. Atomic writes go to a `.tmp-<pid>-…`
+/// name first; SIGINT and SIGTERM remove it, and a later run on the same folder removes any a killed
+/// process left that are older than a minute.
 public final class Disk {
     /// The disk of the phone whose simulated thread calls this.
     public static var shared: Disk {
@@ -21,18 +26,60 @@ public final class Disk {
     private let fullAfterWrites: Int?
     /// Writes accepted so far.
     private var writesAccepted = 0
+    /// Where the posters come from (`PosterServer.fingerprint`), mixed into every seal.
+    private let posterSource: String
 
-    init(phone: Phone, root: URL, costs: CostModel, fullAfterWrites: Int? = nil) throws {
+    init(
+        phone: Phone, root: URL, costs: CostModel, fullAfterWrites: Int? = nil,
+        posterSource: String = PosterServer.builtInFingerprint
+    ) throws {
         self.phone = phone
         self.costs = costs
         self.fullAfterWrites = fullAfterWrites
+        self.posterSource = posterSource
         cachesDirectory = root.appendingPathComponent("Caches", isDirectory: true)
-        try FileManager.default.createDirectory(at: cachesDirectory, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: cachesDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw WorkbookError.badInput(
+                "cannot create the folder \(cachesDirectory.path) (\(SystemError.reason(error)))")
+        }
+        Self.removeStaleFiles(under: cachesDirectory)
     }
 
-    /// Reads a whole file, blocking the calling simulated thread for the read's cost; nil if it is missing.
+    /// A fresh folder for a run's disk in the temporary directory, removed on SIGINT and SIGTERM too; also
+    /// removes the folders of earlier runs that were killed.
+    static func makeTemporaryRoot() -> URL {
+        TemporaryFiles.removeOrphanedDisks()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "workbook-disk-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)",
+            isDirectory: true)
+        TemporaryFiles.register(root.path)
+        return root
+    }
+
+    /// Removes a folder made by `makeTemporaryRoot`.
+    static func removeTemporaryRoot(_ root: URL) {
+        try? FileManager.default.removeItem(at: root)
+        TemporaryFiles.unregister(root.path)
+    }
+
+    /// Removes temporary files older than a minute in the caches folder and the folders directly in it.
+    private static func removeStaleFiles(under caches: URL) {
+        TemporaryFiles.removeStale(in: caches)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: caches.path)) ?? []
+        for name in names {
+            let folder = caches.appendingPathComponent(name, isDirectory: true)
+            if BoundedFile.nonFileKind(atPath: folder.path) == "a directory" {
+                TemporaryFiles.removeStale(in: folder)
+            }
+        }
+    }
+
+    /// Reads a whole file, blocking the calling simulated thread for the read's cost; nil if it is missing,
+    /// is not a regular file, or is larger than a cache entry may be.
     public func contents(of url: URL) -> Data? {
-        let data = FileManager.default.contents(atPath: url.path)
+        let data = (try? BoundedFile.read(url.path, as: .cacheEntry)).map { Data($0) }
         let cost = costs.diskRead(bytes: data?.count ?? 0)
         let thread = SimulatedThread.current
         phone.recorder.diskRead(
@@ -50,19 +97,22 @@ public final class Disk {
         let cost = costs.diskWrite(bytes: data.count)
         let thread = SimulatedThread.current
         thread?.sleep(for: cost)
-        do {
-            if let fullAfterWrites, writesAccepted >= fullAfterWrites {
-                throw CocoaError(.fileWriteOutOfSpace)
-            }
-            try data.write(to: url, options: atomically ? [.atomic] : [])
-            writesAccepted += 1
-        } catch {
-            let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace
+        var written = false
+        if let fullAfterWrites, writesAccepted >= fullAfterWrites {
+            written = false
+        } else if atomically {
+            written = TemporaryFiles.writeAtomically([UInt8](data), to: url)
+        } else {
+            written = (try? data.write(to: url)) != nil
+        }
+        guard written else {
+            let full = fullAfterWrites.map { writesAccepted >= $0 } ?? false
             phone.recorder.diskWriteFailed(
                 path: url.lastPathComponent, reason: full ? "disk full" : "cannot write the file",
                 thread: thread?.name ?? "?")
             return false
         }
+        writesAccepted += 1
         phone.recorder.diskWritten(
             path: url.lastPathComponent, bytes: data.count, thread: thread?.name ?? "?", micros: cost)
         return true
@@ -71,6 +121,11 @@ public final class Disk {
     /// Whether a file exists (free: the file system keeps this in memory).
     public func fileExists(at url: URL) -> Bool {
         FileManager.default.fileExists(atPath: url.path)
+    }
+
+    /// Whether a folder is where a file was expected (free, like `fileExists`).
+    public func isFolder(at url: URL) -> Bool {
+        BoundedFile.nonFileKind(atPath: url.path) == "a directory"
     }
 
     /// Makes a folder (and its parents) if it is missing; returns whether it exists afterwards.
@@ -82,5 +137,17 @@ public final class Disk {
     /// Removes a file if it exists.
     public func removeItem(at url: URL) {
         try? FileManager.default.removeItem(at: url)
+    }
+
+    /// A seal for bytes kept under a name: 64 hex digits of HMAC-SHA-256 over the phone's poster source,
+    /// the name and the bytes, keyed with the user's private key (`PrivateFolder.key`).
+    ///
+    /// It stands for what the phone's sandbox gives a real app: nobody else can put a file in its caches.
+    /// A file sealed on another poster source (the generated posters or another `--posters` folder), or
+    /// written by anyone without the key, does not match, so a cache can check every entry it reads.
+    public func seal(_ bytes: [UInt8], name: String) -> String {
+        SHA256.hmacHex(
+            key: PrivateFolder.key,
+            message: Array(posterSource.utf8) + [0] + Array(name.utf8) + [0] + bytes)
     }
 }

@@ -41,16 +41,24 @@ public final class Phone {
     private var appThreads: [SimulatedThread] = []
     private var appQueues: [OperationQueue] = []
     private var mainBlocks: [(operation: Operation, origin: Operation?)] = []
+    /// The main-queue block running now, if any.
+    private var runningMainBlock: Operation?
+    private var completionThreads: CompletionThreads?
 
     // Scrolling as the app has seen it.
     private var nextGesture = 0
     private var gestureBegun = false
-    private var scrollingSince: Int64?
+    private var hitchLedger: HitchLedger
+    /// The main thread's latest idle stretch: from `idleFrom` until `idleUntil` (nil while it lasts).
+    private var idleFrom: Int64 = 0
+    private var idleUntil: Int64? = 0
     // Frames.
     private var framesRunning = false
     private var nextFrameDue: Int64 = 0
     private var frameTimer: Int64?
     // What the screen shows.
+    /// When the table came to rest on the scenario's timeline (or the app launched), while no presented
+    /// frame has yet shown every visible row's final content.
     private var openStop: Int64?
     private var lastCommit: Int64 = 0
     private var placeholderRowsShown = 0
@@ -75,6 +83,7 @@ public final class Phone {
             actions: scenario.actions, rows: movies.count, rowHeight: Double(scenario.screen.rowHeight),
             viewport: Double(scenario.screen.height))
         vsync = Int64Fraction(numerator: 1_000_000, denominator: Int64(max(1, scenario.screen.refreshRate)))
+        hitchLedger = HitchLedger(vsync: vsync)
     }
 
     /// Plays a scenario with an app and returns what was measured.
@@ -91,21 +100,20 @@ public final class Phone {
         let phone = Phone(
             scenario: scenario, seed: seed, movies: movies, costs: options.costs,
             keepsTrace: options.keepsTrace, keepsStopSnapshots: options.keepsStopSnapshots, makeApp: makeApp)
+        let server = try PosterServer(postersDirectory: options.postersDirectory)
         let temporaryRoot: URL?
         let root: URL
         if let diskRoot = options.diskRoot {
             root = diskRoot
             temporaryRoot = nil
         } else {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "workbook-disk-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)",
-                isDirectory: true)
+            root = Disk.makeTemporaryRoot()
             temporaryRoot = root
         }
-        defer { if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) } }
+        defer { if let temporaryRoot { Disk.removeTemporaryRoot(temporaryRoot) } }
         phone.disk = try Disk(
-            phone: phone, root: root, costs: options.costs, fullAfterWrites: scenario.diskFullAfterWrites)
-        let server = try PosterServer(postersDirectory: options.postersDirectory)
+            phone: phone, root: root, costs: options.costs, fullAfterWrites: scenario.diskFullAfterWrites,
+            posterSource: server.fingerprint)
         phone.network = Network(
             phone: phone, server: server, settings: scenario.network, faults: scenario.faults, seed: seed)
         let result = phone.play(step: step, server: server)
@@ -137,10 +145,7 @@ public final class Phone {
         }
         let endTime = scheduler.now
         let finalScreen = snapshot(label: "end")
-        if let stop = openStop {
-            recorder.stopUnfilled(after: endTime - stop)
-            openStop = nil
-        }
+        leaveOpenStop(at: endTime)
         endScrolling(at: endTime)
         recorder.placeholderRows(placeholderRowsShown, for: endTime - lastCommit)
         killApp()
@@ -159,7 +164,9 @@ public final class Phone {
     /// Whether the app has nothing left to do: no main-queue work, no frames, no queued operations, no
     /// transfers.
     private var isQuiet: Bool {
-        guard mainBlocks.isEmpty, !needsFrame, network.isIdle else { return false }
+        guard mainBlocks.isEmpty, !needsFrame, network.isIdle, completionThreads?.isBusy != true else {
+            return false
+        }
         return appQueues.allSatisfy { $0.operationCount == 0 }
     }
 
@@ -168,6 +175,7 @@ public final class Phone {
     private func startApp() {
         recorder.launched()
         mainQueue = OperationQueue(phone: self, isMainQueue: true)
+        completionThreads = CompletionThreads(phone: self)
         nextGesture = timeline.gestures.firstIndex { $0.start >= scheduler.now } ?? timeline.gestures.count
         gestureBegun = false
         framesRunning = false
@@ -197,6 +205,8 @@ public final class Phone {
         // Nothing of a killed app runs again: its waiting operations go without their blocks, which would
         // otherwise keep the whole app alive (controller → queue → operation → completion block → controller).
         for queue in appQueues { queue.abandonWaitingOperations() }
+        completionThreads?.abandon()
+        completionThreads = nil
         for thread in appThreads {
             thread.isKilled = true
             thread.interrupt()
@@ -210,10 +220,8 @@ public final class Phone {
 
     private func relaunch() {
         recorder.event("relaunch")
-        if let stop = openStop {
-            recorder.stopUnfilled(after: scheduler.now - stop)
-            openStop = nil
-        }
+        // A finger that landed while the main thread was blocked had already left the stop.
+        leaveOpenStop(at: pendingTouchDown(before: scheduler.now + 1) ?? scheduler.now)
         endScrolling(at: scheduler.now)
         recorder.placeholderRows(placeholderRowsShown, for: scheduler.now - lastCommit)
         killApp()
@@ -236,6 +244,18 @@ public final class Phone {
         enqueueOnMainThread(operation, origin: caller?.runningOperation)
     }
 
+    /// The main queue's operations: the running block, then the waiting ones in order.
+    var mainQueueOperations: [Operation] {
+        (runningMainBlock.map { [$0] } ?? []) + mainBlocks.map(\.operation)
+    }
+
+    /// Dispatches a finished operation's completion block to a completion thread of the app, as
+    /// Foundation dispatches it to a global queue. A killed app's completions never run.
+    func dispatchCompletion(_ block: @escaping () -> Void, of operation: Operation) {
+        guard SimulatedThread.current?.isKilled != true, let completionThreads else { return }
+        completionThreads.dispatch(block, of: operation)
+    }
+
     private func enqueueOnMainThread(_ operation: Operation, origin: Operation?) {
         mainBlocks.append((operation, origin))
         mainThread?.wake()
@@ -255,6 +275,7 @@ public final class Phone {
         recorder.mainThreadBusy(scheduler.now - launchStart, kind: "launch")
         while !thread.isInterrupted {
             if !mainBlocks.isEmpty {
+                noteBusy()
                 runMainBlock()
                 continue
             }
@@ -267,15 +288,35 @@ public final class Phone {
                 // as soon as the main thread is free, as a display link that fired meanwhile does.
                 if scheduler.now < nextFrameDue {
                     armFrameTimer(at: nextFrameDue)
+                    noteIdle()
                     thread.park()
                     continue
                 }
+                noteBusy()
                 runFrame()
                 continue
             }
             framesRunning = false
+            noteIdle()
             thread.park()
         }
+    }
+
+    /// The main thread is about to wait for work: the start of an idle stretch, unless one is going on.
+    private func noteIdle() {
+        guard idleUntil != nil else { return }
+        idleFrom = scheduler.now
+        idleUntil = nil
+    }
+
+    /// The main thread takes up work: the end of its idle stretch.
+    private func noteBusy() {
+        if idleUntil == nil { idleUntil = scheduler.now }
+    }
+
+    /// Whether the main thread was waiting for work at `time` (in its latest idle stretch).
+    private func wasIdle(at time: Int64) -> Bool {
+        time >= idleFrom && time <= (idleUntil ?? scheduler.now)
     }
 
     private func armFrameTimer(at time: Int64) {
@@ -293,57 +334,73 @@ public final class Phone {
         spendOnMain(costs.mainQueueBlock)
         currentBlockOrigin = origin
         blockWasLate = false
+        runningMainBlock = operation
         operation.start()
+        runningMainBlock = nil
         currentBlockOrigin = nil
         guard SimulatedThread.current?.isKilled != true else { return }
-        commit()
+        // What the block changed is on screen at the next vsync.
+        commit(presentedAt: vsync.atOrAfter(scheduler.now + 1))
         recorder.mainThreadBusy(scheduler.now - start, kind: "block")
     }
 
+    /// One frame: takes in every touch that arrived, lays the table out once, commits, and counts the
+    /// frame's lateness if it overlaps a scroll interval.
     private func runFrame() {
         guard let table = app?.tableView, let controller = app else { return }
         let start = scheduler.now
-        let intended = nextFrameDue
-        let scrollingAtStart = table.isDragging || table.isDecelerating
+        let due = nextFrameDue
         spendOnMain(costs.frameBase)
-        advanceScrolling(table: table, controller: controller)
+        deliverTouches(table: table, controller: controller)
+        table.layoutIfNeeded()
         guard SimulatedThread.current?.isKilled != true else { return }
-        commit()
         let end = scheduler.now
-        recorder.mainThreadBusy(end - start, kind: "frame")
-        let expected = vsync.add(intended, frames: 1)
-        let presented = max(vsync.atOrAfter(end), expected)
-        if scrollingAtStart || table.isDragging || table.isDecelerating, presented > expected {
-            recorder.hitch(presented - expected)
+        let presented = max(vsync.atOrAfter(end), vsync.add(due, frames: 1))
+        // A finger that landed while this frame was blocked began a scroll interval the frame overlaps.
+        let pendingTouch = pendingTouchDown(before: presented)
+        if let pendingTouch { hitchLedger.touchDown(at: pendingTouch) }
+        if let late = hitchLedger.frame(due: due, presented: presented) {
+            recorder.hitch(lateFrom: late.start, presented: late.end)
         }
+        if !gestureBegun, pendingTouch == nil, let interval = hitchLedger.rest(at: presented) {
+            recorder.scrollInterval(from: interval.start, to: interval.end)
+        }
+        commit(presentedAt: presented)
+        recorder.mainThreadBusy(end - start, kind: "frame")
         nextFrameDue = presented
     }
 
-    /// Applies the user's finger to the table: begins, moves and ends gestures up to now, with callbacks.
-    private func advanceScrolling(table: TableView, controller: TableViewController) {
-        var offset = table.contentOffset
+    /// The touch-down of the next gesture the app has not taken in yet, if the finger landed before `time`.
+    private func pendingTouchDown(before time: Int64) -> Int64? {
+        guard !gestureBegun, nextGesture < timeline.gestures.count else { return nil }
+        let start = timeline.gestures[nextGesture].start
+        return start < time ? start : nil
+    }
+
+    /// Delivers every touch that arrived up to now, in order, in one pass, as UIKit does when the main
+    /// thread comes back to its run loop: a gesture whose finger lifted meanwhile ends (or starts
+    /// decelerating) here, and one that came to rest meanwhile ends too. The table moves with each, and
+    /// the delegate hears each; the rows are laid out once, after.
+    private func deliverTouches(table: TableView, controller: TableViewController) {
         while nextGesture < timeline.gestures.count {
             let gesture = timeline.gestures[nextGesture]
             let now = scheduler.now
             guard gesture.start <= now else { break }
             if !gestureBegun {
                 gestureBegun = true
-                if let stop = openStop {
-                    recorder.stopUnfilled(after: now - stop)
-                    openStop = nil
-                }
+                leaveOpenStop(at: gesture.start)
+                hitchLedger.touchDown(at: gesture.start)
                 table.isDragging = true
-                scrollingSince = now
                 recorder.event("scroll_state", [.text("state", "dragging")])
                 spendOnMain(costs.delegateCallback)
                 controller.scrollViewWillBeginDragging(table)
             }
-            offset = gesture.offset(at: now)
             if now < gesture.release {
+                table.scroll(to: gesture.offset(at: now))
                 break
             }
             if table.isDragging {
-                table.layout(offset: gesture.releaseOffset)
+                table.scroll(to: gesture.releaseOffset)
                 table.isDragging = false
                 table.isDecelerating = gesture.decelerates
                 recorder.event(
@@ -351,39 +408,63 @@ public final class Phone {
                 spendOnMain(costs.delegateCallback)
                 controller.scrollViewDidEndDragging(table, willDecelerate: gesture.decelerates)
                 if !gesture.decelerates {
-                    finishGesture(at: now)
-                    offset = table.contentOffset
-                    break
+                    finishGesture(gesture)
+                    if nextTouchWaitsForNextFrame() { break }
+                    continue
                 }
             }
             if now < gesture.end {
+                table.scroll(to: gesture.offset(at: now))
                 break
             }
-            table.layout(offset: gesture.restOffset)
+            table.scroll(to: gesture.restOffset)
             table.isDecelerating = false
             recorder.event("scroll_state", [.text("state", "idle")])
             spendOnMain(costs.delegateCallback)
             controller.scrollViewDidEndDecelerating(table)
-            finishGesture(at: now)
-            offset = table.contentOffset
-            // A finger that lands at the very moment a gesture ends is seen at the next frame, as touches
-            // are: the table is still for at least one frame, and work the stop started gets going.
-            break
+            finishGesture(gesture)
+            if nextTouchWaitsForNextFrame() { break }
         }
-        table.layout(offset: offset)
     }
 
-    private func finishGesture(at time: Int64) {
+    /// Whether the next touch-down, though it has landed, is taken in at the next frame: it landed while
+    /// the main thread was idle, waiting for this frame, so the table that came to rest just now is on
+    /// screen for a frame first, and work the stop started gets going. (Touches that landed while the main
+    /// thread was busy were queued, and are delivered in this pass.)
+    private func nextTouchWaitsForNextFrame() -> Bool {
+        guard nextGesture < timeline.gestures.count else { return false }
+        return wasIdle(at: timeline.gestures[nextGesture].start)
+    }
+
+    /// The gesture is over: the table came to rest at its end on the scenario's timeline, which opens a stop.
+    private func finishGesture(_ gesture: GestureTimeline.Gesture) {
         nextGesture += 1
         gestureBegun = false
-        endScrolling(at: time)
-        openStop = time
+        openStop = gesture.end
     }
 
+    /// Closes the open scroll interval (a relaunch, or the end of the run).
     private func endScrolling(at time: Int64) {
-        if let since = scrollingSince {
-            recorder.scrolled(time - since)
-            scrollingSince = nil
+        if let interval = hitchLedger.rest(at: time) {
+            recorder.scrollInterval(from: interval.start, to: interval.end)
+        }
+    }
+
+    /// The user left the open stop at `time` before it filled: a touch-down, a relaunch, the end of the run.
+    /// A finger that lands at the very moment the table comes to rest leaves no stop at all: the table was
+    /// never at rest.
+    private func leaveOpenStop(at time: Int64) {
+        guard let stop = openStop else { return }
+        openStop = nil
+        guard time > stop else { return }
+        recorder.stopUnfilled(from: stop, to: time)
+        if keepsStopSnapshots {
+            var left = snapshot(
+                label: "stop at \(MetricValue.milliseconds(stop).formatted) ms, left unfilled",
+                stoppedAt: stop)
+            left.time = time
+            left.isUnfilled = true
+            stopSnapshots.append(left)
         }
     }
 
@@ -412,8 +493,10 @@ public final class Phone {
 
     // MARK: What the screen shows
 
-    /// Checks the screen after main-thread work: records changed cells, wrong pictures, stops filled.
-    private func commit() {
+    /// Checks the screen after main-thread work that will be presented at `presented`: records changed
+    /// cells and wrong pictures, and fills the open stop if every visible row shows its final content
+    /// (unless the finger landed before that frame was shown: the user had left the stop).
+    private func commit(presentedAt presented: Int64) {
         guard let table = app?.tableView else { return }
         let now = scheduler.now
         recorder.placeholderRows(placeholderRowsShown, for: now - lastCommit)
@@ -438,13 +521,15 @@ public final class Phone {
             shownImageByRow[row] = nil
         }
         placeholderRowsShown = placeholders
-        if let stop = openStop, allFinal, !rows.isEmpty {
-            recorder.stopFilled(after: now - stop)
+        if let stop = openStop, allFinal, !rows.isEmpty, pendingTouchDown(before: presented) == nil {
+            let filled = max(stop, presented)
+            recorder.stopFilled(from: stop, to: filled)
             openStop = nil
             if keepsStopSnapshots {
-                stopSnapshots.append(
-                    snapshot(label: "stop at \(MetricValue.milliseconds(stop).formatted) ms", stoppedAt: stop)
-                )
+                var shown = snapshot(
+                    label: "stop at \(MetricValue.milliseconds(stop).formatted) ms", stoppedAt: stop)
+                shown.time = filled
+                stopSnapshots.append(shown)
             }
         }
     }
@@ -506,6 +591,9 @@ public final class Phone {
         let cost =
             bitmap.map { costs.decode(pixels: $0.width * $0.height) } ?? costs.failedDecode(bytes: data.count)
         recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
+        if bitmap == nil, let reason = PosterLimits.refusal(of: [UInt8](data.prefix(24))) {
+            recorder.event("poster_refused", [.text("url", source), .text("reason", reason)])
+        }
         thread?.sleep(for: cost)
         guard let bitmap else { return nil }
         var download: Int?

@@ -11,7 +11,8 @@ public struct PhoneOptions: Sendable {
     /// Whether to keep the trace events (needed for `--trace` and pictures).
     public var keepsTrace = true
     /// Whether to keep a snapshot of the screen, pixels included, at every filled stop (for `--screens`
-    /// and `--export`); long benchmark runs turn it off so memory does not grow with the script.
+    /// and `--export`). The snapshots grow with the script, so the command line keeps them only when an
+    /// output needs them; without them a run's memory stays flat however long it plays.
     public var keepsStopSnapshots = true
 
     /// The defaults: a temporary disk, generated posters, default costs, trace kept.

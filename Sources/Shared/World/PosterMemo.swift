@@ -6,21 +6,33 @@ import Foundation
 /// The same input always gives the same output, so computing it once changes no result; the simulated
 /// phone still charges and counts the virtual cost of every call. This keeps debug builds and the test
 /// suite fast. Generated posters are also kept on disk between processes (see `PosterFileCache`). The
-/// memo holds at most `byteBudget` bytes and starts afresh past it, so long runs stay within memory.
+/// memo holds at most `byteBudget` bytes: past it, the least recently used entries go first, so a long
+/// run's memory stays flat while the posters on screen stay memoised.
 final class PosterMemo: @unchecked Sendable {
     /// The one memo of this process.
     static let shared = PosterMemo()
 
-    /// The most bytes the memo keeps before it forgets everything and starts again.
-    static let byteBudget = 512 << 20
+    /// The most bytes the process's memo keeps. Measured on `course` in a debug build (Benchmarks/README.md): about
+    /// this much keeps the memo's speed-up, while a 30-minute run's peak memory stays flat.
+    static let defaultByteBudget = 64 << 20
+
+    /// The most bytes this memo keeps.
+    let byteBudget: Int
 
     private let lock = NSLock()
-    private var posters: [String: [UInt8]] = [:]
-    private var decodes: [Data: Bitmap?] = [:]
-    private var filters: [FilterKey: (source: Bitmap, result: Bitmap)] = [:]
-    private var hashes: [PixelStorage: (source: Bitmap, hash: String)] = [:]
-    private var bytesHeld = 0
+    private var posters = MemoTable<String, [UInt8]>()
+    private var decodes = MemoTable<Data, Bitmap?>()
+    private var filters = MemoTable<FilterKey, (source: Bitmap, result: Bitmap)>()
+    private var hashes = MemoTable<PixelStorage, (source: Bitmap, hash: String)>()
+    /// The bytes the entries hold now, as counted when they were stored.
+    private(set) var bytesHeld = 0
+    private var clock: UInt64 = 0
     private let files = PosterFileCache()
+
+    /// A memo that keeps at most `byteBudget` bytes (tests make small ones).
+    init(byteBudget: Int = PosterMemo.defaultByteBudget) {
+        self.byteBudget = byteBudget
+    }
 
     /// A bitmap's pixel storage, by address: decodes of identical bytes share one storage (the memo hands
     /// out the same array), so the address identifies the pixels. Each entry keeps its bitmap, so the
@@ -46,7 +58,7 @@ final class PosterMemo: @unchecked Sendable {
 
     /// The generated poster PNG for a URL.
     func png(for url: String) -> [UInt8] {
-        if let bytes = lock.withLock({ posters[url] }) { return bytes }
+        if let bytes = lock.withLock({ posters.value(for: url, now: tick()) }) { return bytes }
         let bytes: [UInt8]
         if let stored = files.png(for: url) {
             bytes = stored
@@ -54,15 +66,17 @@ final class PosterMemo: @unchecked Sendable {
             bytes = PosterGenerator.pngData(for: url)
             files.store(bytes, for: url)
         }
-        remember(bytes.count) { posters[url] = bytes }
+        remember(bytes.count) { posters.store(bytes, for: url, bytes: $0, now: $1) }
         return bytes
     }
 
     /// The decoded pixels of PNG bytes, nil when they do not decode.
     func decode(_ data: Data) -> Bitmap? {
-        if let cached = lock.withLock({ decodes[data] }) { return cached }
-        let bitmap = try? PNGDecoder.decode([UInt8](data))
-        remember(data.count + (bitmap?.byteCount ?? 0)) { decodes[data] = .some(bitmap) }
+        if let cached = lock.withLock({ decodes.value(for: data, now: tick()) }) { return cached }
+        let bitmap = try? PNGDecoder.decode([UInt8](data), maximumPixels: PosterLimits.maximumPixels)
+        remember(data.count + (bitmap?.byteCount ?? 0)) {
+            decodes.store(bitmap, for: data, bytes: $0, now: $1)
+        }
         return bitmap
     }
 
@@ -72,33 +86,94 @@ final class PosterMemo: @unchecked Sendable {
             return SepiaFilter(intensity: intensity).apply(to: bitmap)
         }
         let key = FilterKey(pixels: pixels, intensity: intensity)
-        if let cached = lock.withLock({ filters[key] }) { return cached.result }
+        if let cached = lock.withLock({ filters.value(for: key, now: tick()) }) { return cached.result }
         let filtered = SepiaFilter(intensity: intensity).apply(to: bitmap)
-        remember(filtered.byteCount) { filters[key] = (bitmap, filtered) }
+        // The entry holds its source too, which may outlive the source's own decode entry: count both.
+        remember(bitmap.byteCount + filtered.byteCount) {
+            filters.store((bitmap, filtered), for: key, bytes: $0, now: $1)
+        }
         return filtered
     }
 
     /// The workbook's pixel hash of a bitmap (`Bitmap.contentHash`).
     func hash(of bitmap: Bitmap) -> String {
         guard let pixels = PixelStorage(bitmap) else { return bitmap.contentHash }
-        if let cached = lock.withLock({ hashes[pixels] }) { return cached.hash }
+        if let cached = lock.withLock({ hashes.value(for: pixels, now: tick()) }) { return cached.hash }
         let hash = bitmap.contentHash
-        remember(64) { hashes[pixels] = (bitmap, hash) }
+        // The entry keeps the bitmap alive (see `PixelStorage`): count its pixels.
+        remember(64 + bitmap.byteCount) { hashes.store((bitmap, hash), for: pixels, bytes: $0, now: $1) }
         return hash
     }
 
-    /// Stores an entry under the lock, forgetting everything first when the budget would be exceeded.
-    private func remember(_ bytes: Int, _ store: () -> Void) {
+    /// The next tick of the memo's use clock; call under the lock.
+    private func tick() -> UInt64 {
+        clock += 1
+        return clock
+    }
+
+    /// Stores an entry of `bytes` under the lock, first forgetting the least recently used entries when
+    /// the budget would be exceeded (down to three quarters of it, so trimming is rare). An entry larger
+    /// than the whole budget is not kept.
+    /// `store` returns the size of an entry it replaced (another thread may have stored the same result).
+    private func remember(_ bytes: Int, _ store: (_ bytes: Int, _ now: UInt64) -> Int) {
+        guard bytes <= byteBudget else { return }
         lock.withLock {
-            if bytesHeld + bytes > Self.byteBudget {
-                posters = [:]
-                decodes = [:]
-                filters = [:]
-                hashes = [:]
-                bytesHeld = 0
+            if bytesHeld + bytes > byteBudget {
+                trim(toAtMost: byteBudget * 3 / 4 - bytes)
             }
             bytesHeld += bytes
-            store()
+            bytesHeld -= store(bytes, tick())
         }
+    }
+
+    /// Forgets the least recently used entries of every table until at most `target` bytes are held.
+    private func trim(toAtMost target: Int) {
+        var uses = posters.uses + decodes.uses + filters.uses + hashes.uses
+        uses.sort { $0.lastUse < $1.lastUse }
+        var held = bytesHeld
+        var cutoff: UInt64 = 0
+        for use in uses where held > target {
+            held -= use.bytes
+            cutoff = use.lastUse
+        }
+        bytesHeld -= posters.forget(usedAtOrBefore: cutoff)
+        bytesHeld -= decodes.forget(usedAtOrBefore: cutoff)
+        bytesHeld -= filters.forget(usedAtOrBefore: cutoff)
+        bytesHeld -= hashes.forget(usedAtOrBefore: cutoff)
+    }
+}
+
+/// One kind of memoised result, each entry with its size and when it was last used.
+private struct MemoTable<Key: Hashable, Value> {
+    private var entries: [Key: (value: Value, bytes: Int, lastUse: UInt64)] = [:]
+
+    /// The value for a key, marking it used now.
+    mutating func value(for key: Key, now: UInt64) -> Value? {
+        guard let index = entries.index(forKey: key) else { return nil }
+        entries.values[index].lastUse = now
+        return entries.values[index].value
+    }
+
+    /// Stores a value; returns the size of the entry it replaces (0 if none).
+    mutating func store(_ value: Value, for key: Key, bytes: Int, now: UInt64) -> Int {
+        entries.updateValue((value, bytes, now), forKey: key)?.bytes ?? 0
+    }
+
+    /// When each entry was last used, and its size.
+    var uses: [(lastUse: UInt64, bytes: Int)] {
+        entries.values.map { ($0.lastUse, $0.bytes) }
+    }
+
+    /// Forgets every entry last used at or before a tick; returns the bytes freed.
+    mutating func forget(usedAtOrBefore cutoff: UInt64) -> Int {
+        var freed = 0
+        entries = entries.filter { entry in
+            if entry.value.lastUse <= cutoff {
+                freed += entry.value.bytes
+                return false
+            }
+            return true
+        }
+        return freed
     }
 }

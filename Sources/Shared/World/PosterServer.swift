@@ -5,8 +5,12 @@ import Foundation
 /// A URL whose path contains `/removed/` answers 404 with a short page. Any other http(s) URL answers
 /// 200 with a PNG: the `PosterGenerator`'s poster for that URL, or, when a posters folder is given, one of
 /// its PNG files chosen by a hash of the URL (files sorted by name, so the choice is stable). A folder file
-/// that is not a valid PNG (or cannot be read) is served as it is (or empty): only the rows it lands on
-/// fail to decode.
+/// that is not a valid PNG is served as it is: only the rows it lands on fail to decode.
+///
+/// The folder is read once, at the start, through `BoundedFile`: each `.png` must be a regular file of at
+/// most 16 MB, and the folder may hold at most `maximumFolderFiles` of them and `maximumFolderBytes` in
+/// all; anything else is refused with one line naming the file and `--posters`. Its `fingerprint` (of
+/// every file's name and bytes) tells the disk which source filled a cache.
 final class PosterServer {
     /// What the server answers for one URL.
     struct Response {
@@ -21,13 +25,23 @@ final class PosterServer {
         "<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>The poster was removed.</p></body></html>"
             .utf8)
 
-    private let folderFiles: [URL]
-    private var folderCache: [String: [UInt8]] = [:]
+    /// The most `.png` files a posters folder may hold.
+    static let maximumFolderFiles = 10_000
+    /// The most bytes the `.png` files of a posters folder may hold together: 128 MB.
+    static let maximumFolderBytes = 128_000_000
+    /// The fingerprint of the generated posters.
+    static let builtInFingerprint = "generated"
+
+    /// The folder's files, in name order, read at the start.
+    private let folderFiles: [[UInt8]]
+    /// Which source this server is: `generated`, or `folder-` and a hash of the folder's names and bytes.
+    let fingerprint: String
 
     /// A server of generated posters, or of the PNG files in `postersDirectory`.
     init(postersDirectory: URL?) throws {
         guard let postersDirectory else {
             folderFiles = []
+            fingerprint = Self.builtInFingerprint
             return
         }
         let path = postersDirectory.path
@@ -36,20 +50,48 @@ final class PosterServer {
             throw WorkbookError.badInput("--posters: no such folder \(path)")
         }
         guard isDirectory.boolValue else {
-            throw WorkbookError.badInput("--posters: \(path) is a file, not a folder of PNG files")
+            let kind = BoundedFile.nonFileKind(atPath: path) ?? "a file"
+            throw WorkbookError.badInput("--posters: \(path) is \(kind), not a folder of PNG files")
         }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: path)
         } catch {
-            throw WorkbookError.badInput("--posters: cannot read the folder \(path)")
+            throw WorkbookError.badInput(
+                "--posters: cannot read the folder \(path) (\(SystemError.reason(error)))")
         }
-        folderFiles = names.filter { $0.lowercased().hasSuffix(".png") }.sorted().map {
-            postersDirectory.appendingPathComponent($0)
+        let pngNames = names.filter { $0.lowercased().hasSuffix(".png") }.sorted()
+        if pngNames.isEmpty {
+            throw WorkbookError.badInput("--posters: no .png files in \(path)")
         }
-        if folderFiles.isEmpty {
-            throw WorkbookError.badInput("--posters: no .png files in \(postersDirectory.path)")
+        if pngNames.count > Self.maximumFolderFiles {
+            throw WorkbookError.badInput(
+                "--posters: \(path) holds \(pngNames.count) .png files; at most \(Self.maximumFolderFiles)")
         }
+        var files: [[UInt8]] = []
+        var total = 0
+        var hash = FNV1a64()
+        for name in pngNames {
+            let file = postersDirectory.appendingPathComponent(name).path
+            let bytes: [UInt8]
+            do {
+                bytes = try BoundedFile.read(file, as: .poster)
+            } catch {
+                throw WorkbookError.badInput("--posters: \(file): \(error)")
+            }
+            total += bytes.count
+            guard total <= Self.maximumFolderBytes else {
+                throw WorkbookError.badInput(
+                    "--posters: the .png files in \(path) hold more than \(Self.maximumFolderBytes) "
+                        + "bytes together; at most \(Self.maximumFolderBytes)")
+            }
+            hash.combine(name)
+            hash.combine(bigEndian: UInt32(truncatingIfNeeded: bytes.count))
+            hash.combine(bigEndian: CRC32.checksum(bytes))
+            files.append(bytes)
+        }
+        folderFiles = files
+        fingerprint = "folder-\(hash.hexDigest)"
     }
 
     /// The answer for a URL.
@@ -61,10 +103,6 @@ final class PosterServer {
         if folderFiles.isEmpty {
             return Response(status: 200, body: PosterMemo.shared.png(for: key))
         }
-        if let cached = folderCache[key] { return Response(status: 200, body: cached) }
-        let file = folderFiles[Int(FNV1a64.hash(key) % UInt64(folderFiles.count))]
-        let bytes = (try? Data(contentsOf: file)).map { [UInt8]($0) } ?? []
-        folderCache[key] = bytes
-        return Response(status: 200, body: bytes)
+        return Response(status: 200, body: folderFiles[Int(FNV1a64.hash(key) % UInt64(folderFiles.count))])
     }
 }

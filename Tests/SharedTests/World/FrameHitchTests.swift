@@ -118,3 +118,64 @@ struct WorldFrameHitchTests {
         #expect(result.metrics.hitches == 0)
     }
 }
+
+/// Touches that land while the main thread is blocked: queued, then delivered in one pass.
+@Suite("World: touches during a blocked main thread")
+struct WorldBlockedTouchTests {
+    /// Three drags that all happen while row 0's cell blocks the first layout for `block` µs.
+    func playBlockedDrags(block: Int64) throws -> (RunResult, Log) {
+        let log = Log()
+        let scenario = testScenario(
+            "blocked", rows: 60,
+            actions: [
+                .wait(microseconds: 200_000), .drag(toRow: 10, microseconds: 300_000),
+                .drag(toRow: 3, microseconds: 300_000), .drag(toRow: 20, microseconds: 300_000),
+                .wait(microseconds: 500_000),
+            ])
+        var blocked = false
+        let result = try play(scenario) {
+            let app = ScriptApp(log: log)
+            app.onCell = { _, _, indexPath in
+                guard !blocked, indexPath.row == 0 else { return }
+                blocked = true
+                log.note("block")
+                SimulatedThread.current!.sleep(for: block)
+            }
+            return app
+        }
+        return (result, log)
+    }
+
+    @Test("Gestures that happen while the main thread is blocked are delivered together, with one layout")
+    func deliveredInOnePass() throws {
+        let (result, log) = try playBlockedDrags(block: 2_000_000)
+        let begins = log.all("willBeginDragging")
+        #expect(begins.count == 3)
+        #expect(log.all("didEndDragging").count == 3)
+        // All three in the first frame after the block, within a few callbacks' time.
+        let first = try #require(begins.first)
+        #expect(first.time >= 2_000_000)
+        #expect(begins.allSatisfy { $0.time - first.time < 1_000 })
+        // One layout, for where the last drag left the table: rows 20 and on, none of the rows in between.
+        let laidOut = log.all("cellForRow").filter { $0.time >= first.time }.map { Int($0.value) }
+        #expect(!laidOut.isEmpty)
+        #expect(laidOut.allSatisfy { $0 >= 20 })
+        // The whole scroll interval hid behind the block: it is one long hitch, not none.
+        #expect(result.metrics.hitches >= 1)
+        #expect(result.metrics.hitchTimeMicroseconds >= 1_000_000)
+        #expect(result.metrics.hitchTimeRatio > 50 && result.metrics.hitchTimeRatio <= 1000)
+        // And a hang, scrolling or not.
+        #expect(result.metrics.hangs == 1)
+        #expect(result.metrics.hangTimeMicroseconds >= 2_000_000)
+    }
+
+    @Test("A short block during the same drags is no hang")
+    func shortBlockIsNoHang() throws {
+        let (result, log) = try playBlockedDrags(block: 100_000)
+        #expect(log.all("block").count == 1)
+        #expect(result.metrics.longestMainThreadStallMicroseconds >= 100_000)
+        #expect(result.metrics.hangs == 0)
+        #expect(result.metrics.hangTimeMicroseconds == 0)
+        #expect(log.all("willBeginDragging").count == 3)
+    }
+}

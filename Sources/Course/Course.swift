@@ -1,0 +1,334 @@
+import Foundation
+
+/// The commands: `list`, `start`, `check`, `hint`, `reset`, `watch`, and `verify` for teachers and CI.
+struct Course {
+    let package: WorkbookPackage
+    var progress: Progress
+    /// Where `say` writes (standard output, or nothing while `verify` works quietly).
+    var quiet = false
+    /// Why the last `check` failed.
+    var lastFailure: String?
+
+    init(package: WorkbookPackage) {
+        self.package = package
+        progress = Progress(package: package.folder)
+    }
+
+    func say(_ text: String) {
+        if !quiet { Course.say(text) }
+    }
+
+    /// Prints a line at once, even into a pipe.
+    static func say(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    // MARK: list
+
+    func list() {
+        var done = 0
+        var chapter = 0
+        for exercise in Exercises.all {
+            let chapterNumber = Int(exercise.id.split(separator: ".").first ?? "") ?? 0
+            if chapterNumber != chapter {
+                chapter = chapterNumber
+                say(
+                    "\nChapter \(chapter) · \(package.stepName(exercise.step) ?? "no Step\(exercise.step) folder")"
+                )
+            }
+            let state = progress.state(exercise.id)
+            if state == .done { done += 1 }
+            let mark = state == .done ? "[x]" : state == .started ? "[~]" : "[ ]"
+            let current = progress.current == exercise.id && state == .started ? "  <- current" : ""
+            say(
+                "  \(mark) \(exercise.id.padding(toLength: 5, withPad: " ", startingAt: 0)) "
+                    + "\(kindWord(exercise).padding(toLength: 7, withPad: " ", startingAt: 0)) "
+                    + "\(exercise.title) (\(state.rawValue))\(current)")
+        }
+        let covered = Set(Exercises.all.map(\.step))
+        for step in package.steps where !covered.contains(step.number) {
+            say("\nStep \(step.number) · \(step.name): no exercises yet")
+        }
+        say("\nProgress: \(done) of \(Exercises.all.count) done.")
+        if let next = Exercises.all.first(where: { progress.state($0.id) != .done }) {
+            say("Next: swift run Course start \(next.id)")
+        }
+    }
+
+    func kindWord(_ exercise: Exercise) -> String {
+        switch exercise.kind {
+        case .run: return "run"
+        case .change: return "change"
+        case .write: return "write"
+        }
+    }
+
+    // MARK: start
+
+    /// Prepares an exercise: keeps the originals, records the shipped code's runs, removes code to write.
+    mutating func start(_ exercise: Exercise) throws {
+        guard let stepFolder = package.stepName(exercise.step) else {
+            throw CourseError("there is no Sources/Step\(exercise.step)… folder for exercise \(exercise.id)")
+        }
+        let files = exercise.files(stepFolder: stepFolder)
+        if progress.state(exercise.id) != .started {
+            try progress.keepOriginals(exercise.id, files: files, package: package.folder)
+            if exercise.needsBaseline {
+                say("Recording the runs of the code as shipped, to compare yours with…")
+                let baselines = try runAll(exercise, onlyThisStep: true)
+                let data = try JSONEncoder().encode(baselines)
+                try FileManager.default.createDirectory(
+                    at: progress.baselineFile(exercise.id).deletingLastPathComponent(),
+                    withIntermediateDirectories: true)
+                try data.write(to: progress.baselineFile(exercise.id))
+            }
+            if case .write(let blanks) = exercise.kind {
+                try blank(blanks, of: exercise, in: stepFolder)
+            }
+            progress.set(exercise.id, .started)
+            try progress.save()
+        }
+        say("Exercise \(exercise.id) · \(exercise.title) (\(kindWord(exercise)))\n")
+        say(wrapped(exercise.task))
+        if !files.isEmpty {
+            say("\nFile\(files.count > 1 ? "s" : "") to edit: " + files.joined(separator: ", "))
+        }
+        say("\nTry:")
+        for command in exercise.commands { say("  " + command) }
+        say(
+            "\nWhen you are done: swift run Course check \(exercise.id)   (stuck? swift run Course hint \(exercise.id))"
+        )
+    }
+
+    /// Takes away the code a write exercise asks for, leaving `// TODO` lines with the task.
+    func blank(_ blanks: [Blank], of exercise: Exercise, in stepFolder: String) throws {
+        let todo =
+            ["TODO(exercise \(exercise.id)): \(exercise.title)."]
+            + wrapped(exercise.task, width: 90)
+            .split(separator: "\n").map(String.init) + ["Check with: swift run Course check \(exercise.id)"]
+        for (index, blank) in blanks.enumerated() {
+            let url = package.folder.appendingPathComponent("Sources/\(stepFolder)/\(blank.file)")
+            let text = try String(contentsOf: url, encoding: .utf8)
+            let note =
+                index == 0
+                ? todo
+                : [
+                    "TODO(exercise \(exercise.id)): see above, or the task in `swift run Course start \(exercise.id)`."
+                ]
+            let changed: String?
+            if let statement = blank.statement {
+                changed = SwiftSource.blankingStatement(
+                    statement, inside: blank.declaration, in: text, todo: note)
+            } else {
+                changed = SwiftSource.blankingBody(
+                    of: blank.declaration, in: text, todo: note, placeholder: blank.placeholder)
+            }
+            guard let changed else {
+                throw CourseError("cannot find `\(blank.statement ?? blank.declaration)` in \(url.path)")
+            }
+            try changed.write(to: url, atomically: true, encoding: .utf8)
+        }
+    }
+
+    // MARK: check
+
+    /// Judges an exercise; true when it passes (and records it as done).
+    @discardableResult
+    mutating func check(_ exercise: Exercise, runTests: Bool = true) throws -> Bool {
+        guard let stepFolder = package.stepName(exercise.step) else {
+            throw CourseError("there is no Sources/Step\(exercise.step)… folder for exercise \(exercise.id)")
+        }
+        if case .run = exercise.kind {
+        } else if progress.state(exercise.id) == .notStarted {
+            throw CourseError("start it first: swift run Course start \(exercise.id)")
+        }
+        if case .change = exercise.kind {
+            let files = exercise.files(stepFolder: stepFolder)
+            let unchanged = files.allSatisfy { file in
+                progress.original(exercise.id, file: file)
+                    == (try? String(contentsOf: package.folder.appendingPathComponent(file), encoding: .utf8))
+            }
+            if unchanged {
+                return fail(exercise, "you have not changed \(files.joined(separator: ", ")) yet")
+            }
+        }
+        var baselines: [String: RunReport] = [:]
+        if exercise.needsBaseline {
+            guard let data = try? Data(contentsOf: progress.baselineFile(exercise.id)) else {
+                throw CourseError(
+                    "the runs recorded at start are missing: swift run Course reset \(exercise.id), then start it"
+                )
+            }
+            baselines = try JSONDecoder().decode([String: RunReport].self, from: data)
+        }
+        let runs: [String: RunReport]
+        do {
+            runs = try runAll(exercise, onlyThisStep: false)
+        } catch let error as CourseError {
+            return fail(exercise, error.description)
+        }
+        if let failure = Judge.firstFailure(of: exercise, runs: runs, baselines: baselines) {
+            return fail(exercise, failure)
+        }
+        if runTests, let filter = exercise.tests {
+            say("Running the step's tests (swift test --filter \"\(filter)\")…")
+            let outcome = package.execute("swift", ["test", "--filter", filter])
+            if outcome.status != 0 {
+                let failed = outcome.output.split(separator: "\n").filter {
+                    $0.contains("error:") || $0.contains("recorded an issue") || $0.contains(" failed ")
+                }
+                return fail(exercise, "the tests failed:\n" + failed.prefix(4).joined(separator: "\n"))
+            }
+        }
+        progress.set(exercise.id, .done)
+        try progress.save()
+        let done = Exercises.all.filter { progress.state($0.id) == .done }.count
+        say("✓ \(exercise.id) \(exercise.title): passed. \(done) of \(Exercises.all.count) done.")
+        if let next = Exercises.all.first(where: { progress.state($0.id) != .done }) {
+            say("Next: swift run Course start \(next.id)")
+        }
+        return true
+    }
+
+    mutating func fail(_ exercise: Exercise, _ reason: String) -> Bool {
+        lastFailure = reason
+        say("✗ \(exercise.id) \(exercise.title): \(reason)")
+        say("  Stuck? swift run Course hint \(exercise.id)")
+        return false
+    }
+
+    /// Builds the steps an exercise plays and runs them; with `onlyThisStep`, just the exercise's step's runs.
+    func runAll(_ exercise: Exercise, onlyThisStep: Bool) throws -> [String: RunReport] {
+        let specs = exercise.runs.filter { !onlyThisStep || $0.step == .this }
+        var built: Set<String> = []
+        for spec in specs {
+            guard let step = package.stepName(for: spec, of: exercise) else {
+                throw CourseError("exercise \(exercise.id) needs a step before step \(exercise.step)")
+            }
+            if built.insert(step).inserted {
+                say("Building \(step)…")
+                if let errors = package.build(step) {
+                    throw CourseError("\(step) does not build:\n\(errors)")
+                }
+            }
+        }
+        let bin = package.binFolder()
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "course-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let cache = scratch.appendingPathComponent("cache").path
+        var reports: [String: RunReport] = [:]
+        for spec in specs {
+            let step = package.stepName(for: spec, of: exercise)!
+            let scenario = try scenarioPath(spec.scenario, scratch: scratch)
+            let options = spec.options.map { $0 == "{cache}" ? cache : $0 }
+            say("Running \(step) --scenario \(scenario.shown) \(options.joined(separator: " "))")
+            reports[spec.label] = try package.run(
+                step, scenario: scenario.path, options: options, traced: spec.traced,
+                limited: spec.step == .this, bin: bin, scratch: scratch)
+        }
+        return reports
+    }
+
+    /// The scenario to pass: a built-in's name, the student's file, or one made from the recipe.
+    func scenarioPath(_ choice: ScenarioChoice, scratch: URL) throws -> (path: String, shown: String) {
+        switch choice {
+        case .builtIn(let name):
+            return (name, name)
+        case .file(let path, let recipe):
+            let students = package.folder.appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: students.path) { return (students.path, path) }
+            let made = scratch.appendingPathComponent(students.lastPathComponent)
+            try Self.text(of: recipe, package: package.folder).write(
+                to: made, atomically: true, encoding: .utf8)
+            return (made.path, "\(path) (not written yet: made as the walkthrough says)")
+        }
+    }
+
+    /// A recipe's scenario text.
+    static func text(of recipe: ScenarioRecipe, package: URL) throws -> String {
+        switch recipe {
+        case .text(let text):
+            return text
+        case .builtIn(let name, let replacements):
+            let file = package.appendingPathComponent("Sources/Shared/Resources/Scenarios/\(name).scenario")
+            let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+            return lines.map { line in replacements.first { line.hasPrefix($0.0) }?.1 ?? line }
+                .joined(separator: "\n")
+        }
+    }
+
+    // MARK: hint, reset
+
+    mutating func hint(_ exercise: Exercise) throws {
+        progress.countHint(exercise.id)
+        try progress.save()
+        let given = min(progress.hints(exercise.id), exercise.hints.count)
+        for (index, hint) in exercise.hints.prefix(given).enumerated() {
+            say("Hint \(index + 1) of \(exercise.hints.count): \(hint)")
+        }
+        if progress.hints(exercise.id) > exercise.hints.count, case .write = exercise.kind {
+            say(
+                "No more hints. The code as shipped is kept in \(progress.originalsFolder(exercise.id).path)."
+            )
+        }
+    }
+
+    /// Puts the exercise's files back as they were before `start` and forgets its progress.
+    mutating func reset(_ exercise: Exercise) throws {
+        let stepFolder = package.stepName(exercise.step) ?? ""
+        let restored = try progress.restoreOriginals(
+            exercise.id, files: exercise.files(stepFolder: stepFolder), package: package.folder)
+        try? FileManager.default.removeItem(at: progress.baselineFile(exercise.id))
+        progress.set(exercise.id, .notStarted)
+        try progress.save()
+        say("Reset \(exercise.id): \(restored) file(s) restored.")
+    }
+
+    // MARK: watch
+
+    /// Checks the exercise again whenever one of its files (or a scenario file under `out/`) changes.
+    mutating func watch(_ exercise: Exercise) throws {
+        let stepFolder = package.stepName(exercise.step) ?? ""
+        var files = exercise.files(stepFolder: stepFolder).map { package.folder.appendingPathComponent($0) }
+        for spec in exercise.runs {
+            if case .file(let path, _) = spec.scenario {
+                files.append(package.folder.appendingPathComponent(path))
+            }
+        }
+        func stamps() -> [Date?] {
+            files.map {
+                (try? FileManager.default.attributesOfItem(atPath: $0.path))?[.modificationDate] as? Date
+            }
+        }
+        say("Watching \(exercise.id): saving a file checks it again. Ctrl-C stops.")
+        var last = stamps()
+        if try check(exercise) { return }
+        while true {
+            Thread.sleep(forTimeInterval: 1)
+            let now = stamps()
+            if now != last {
+                last = now
+                if try check(exercise) { return }
+            }
+        }
+    }
+
+    // MARK: Text
+
+    /// Text wrapped at `width` columns.
+    func wrapped(_ text: String, width: Int = 100) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
+    }
+}

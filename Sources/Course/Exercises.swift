@@ -1,0 +1,631 @@
+/// Every exercise of the course, in walkthrough order: the one list `Course`, the tests and CI share.
+///
+/// To add one, see "Adding an exercise" in Walkthrough.md: an entry here, with the same `id` and title as
+/// its item in the chapter's "Exercises" list.
+enum Exercises {
+    static let all: [Exercise] = chapter1 + chapter2 + chapter3 + chapter4 + added
+
+    /// The exercise with an id, if any.
+    static func named(_ id: String) -> Exercise? {
+        all.first { $0.id == id }
+    }
+
+    // MARK: Chapter 1
+
+    /// The course scenario on a fast network, as exercise 1.2 has the student write it.
+    static let fastNetwork = (
+        "network ", "network rtt=20ms jitter=5ms bandwidth=20MB/s connections=6 timeout=10s"
+    )
+    static let fast = ScenarioChoice.file(
+        path: "out/fast.scenario", make: .builtIn("course", replacing: [fastNetwork]))
+    static let fast120 = ScenarioChoice.file(
+        path: "out/fast120.scenario",
+        make: .builtIn(
+            "course", replacing: [fastNetwork, ("screen ", "screen height=667 row=88 refresh=120")]))
+
+    static let chapter1: [Exercise] = [
+        Exercise(
+            id: "1.1", title: "Read slowly", step: 1, kind: .run,
+            task: "Predict: at reading pace, with short gentle drags, does step 1 still stutter?",
+            commands: ["swift run Step1Naive --scenario reading"],
+            hints: ["Look at hitch_time_ratio_ms_per_s and the band beside it."],
+            runs: [RunSpec(label: "reading", step: .this, scenario: .builtIn("reading"))],
+            expectations: [
+                Expectation(
+                    .metric("hitch_time_ratio_ms_per_s", of: "reading"), .above, .number(50),
+                    says: "step 1 should stutter even at reading pace")
+            ]),
+        Exercise(
+            id: "1.2", title: "A faster network", step: 1, kind: .run,
+            task:
+                "Write out/fast.scenario: the course with a 20 MB/s network. Predict the hitch ratio, then run it.",
+            commands: [
+                "mkdir -p out && cp Sources/Shared/Resources/Scenarios/course.scenario out/fast.scenario",
+                "swift run Step1Naive --scenario out/fast.scenario",
+            ],
+            hints: [
+                "Change only the network line: network rtt=20ms jitter=5ms bandwidth=20MB/s connections=6 timeout=10s",
+                "Compare main_thread_busy_ms and hitch_time_ms with a run of the course itself.",
+            ],
+            runs: [
+                RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
+                RunSpec(label: "fast", step: .this, scenario: fast),
+            ],
+            expectations: [
+                Expectation(
+                    .metric("main_thread_busy_ms", of: "fast"), .below,
+                    .metric("main_thread_busy_ms", of: "course"),
+                    times: 0.5, says: "a fast network should at least halve the main thread's work"),
+                Expectation(
+                    .metric("hitch_time_ms", of: "fast"), .below, .metric("hitch_time_ms", of: "course"),
+                    times: 0.5, says: "a fast network should at least halve the hitch time"),
+                Expectation(
+                    .metric("hitch_time_ratio_ms_per_s", of: "fast"), .above, .number(50),
+                    says: "decoding and filtering on the main thread should keep the worst band"),
+            ]),
+        Exercise(
+            id: "1.3", title: "A 120 Hz screen", step: 1, kind: .run,
+            task:
+                "Copy out/fast.scenario to out/fast120.scenario with refresh=120. Predict: better or worse?",
+            commands: [
+                "cp out/fast.scenario out/fast120.scenario",
+                "swift run Step1Naive --scenario out/fast120.scenario",
+            ],
+            hints: [
+                "Change only the screen line: screen height=667 row=88 refresh=120",
+                "Each late frame is forgiven one frame's time: at 120 Hz that allowance halves.",
+            ],
+            runs: [
+                RunSpec(label: "fast", step: .this, scenario: fast),
+                RunSpec(label: "fast120", step: .this, scenario: fast120),
+            ],
+            expectations: [
+                Expectation(
+                    .metric("hitch_time_ms", of: "fast120"), .above, .metric("hitch_time_ms", of: "fast"),
+                    says: "at 120 Hz the same stalls should overrun more frame time"),
+                Expectation(
+                    .metric("hitch_time_ratio_ms_per_s", of: "fast120"), .above,
+                    .metric("hitch_time_ratio_ms_per_s", of: "fast"), says: "at 120 Hz the ratio should rise"),
+            ]),
+    ]
+
+    // MARK: Chapter 2
+
+    static let chapter2: [Exercise] = [
+        Exercise(
+            id: "2.1", title: "More workers", step: 2, kind: .run,
+            task: "Predict what --concurrency 4 does to the wait and to the bytes.",
+            commands: ["swift run Step2Background --concurrency 4"],
+            hints: ["Compare time_to_visible_ms_p95 and requests_started with a run without the option."],
+            runs: [
+                RunSpec(label: "one", step: .this, scenario: .builtIn("course")),
+                RunSpec(
+                    label: "four", step: .this, scenario: .builtIn("course"), options: ["--concurrency", "4"]),
+            ],
+            expectations: [
+                Expectation(
+                    .metric("time_to_visible_ms_p95", of: "four"), .below,
+                    .metric("time_to_visible_ms_p95", of: "one"),
+                    says: "four workers should drain the backlog sooner"),
+                Expectation(
+                    .metric("requests_started", of: "four"), .atLeast, .metric("requests_started", of: "one"),
+                    times: 0.9, says: "four workers should start about as many requests: the same backlog"),
+            ]),
+        Exercise(
+            id: "2.2", title: "Remove a check", step: 2,
+            kind: .change([
+                Edit(
+                    file: "ImageDownloader.swift", inside: "func main",
+                    old: "        if isCancelled {\n            return\n        }\n", new: "", occurrence: 2)
+            ]),
+            task:
+                "In ImageDownloader.main(), delete the second `if isCancelled { return }`. Predict what changes.",
+            commands: ["swift run Step2Background"],
+            hints: [
+                "Does anything in step 2 ever call cancel()?",
+                "Search Sources/Step2Background for cancel: nothing cancels, so the check never fires.",
+            ],
+            runs: [RunSpec(label: "course", step: .this, scenario: .builtIn("course"))],
+            expectations: [
+                Expectation(
+                    .metric("requests_started", of: "course"), .equal,
+                    .baseline("requests_started", of: "course"),
+                    says: "nothing should change: nothing in step 2 cancels"),
+                Expectation(
+                    .metric("bytes_downloaded", of: "course"), .equal,
+                    .baseline("bytes_downloaded", of: "course"),
+                    says: "nothing should change: nothing in step 2 cancels"),
+                Expectation(
+                    .metric("time_to_visible_ms_p95", of: "course"), .equal,
+                    .baseline("time_to_visible_ms_p95", of: "course"), says: "nothing should change"),
+            ]),
+        Exercise(
+            id: "2.3", title: "Count the waste", step: 2, kind: .run,
+            task:
+                "Run step 2 on long-fling and compare requests_started and bytes_downloaded with their oracles.",
+            commands: ["swift run Step2Background --scenario long-fling"],
+            hints: ["The oracle is the note beside requests_started and bytes_downloaded."],
+            runs: [RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling"))],
+            expectations: [
+                Expectation(
+                    .metric("requests_started", of: "long-fling"), .above,
+                    .oracle("requests", of: "long-fling"),
+                    times: 5, says: "step 2 should start many times the oracle's requests on long flings"),
+                Expectation(
+                    .metric("bytes_downloaded", of: "long-fling"), .above, .oracle("bytes", of: "long-fling"),
+                    times: 5, says: "step 2 should move many times the oracle's bytes"),
+                Expectation(
+                    .metric("bytes_wasted", of: "long-fling"), .above,
+                    .metric("bytes_downloaded", of: "long-fling"),
+                    times: 0.5, says: "most of those bytes should be wasted"),
+            ]),
+        Exercise(
+            id: "2.4", title: "Write the ImageDownloader", step: 2,
+            kind: .write([Blank(file: "ImageDownloader.swift", declaration: "func main")]),
+            task: """
+                Write ImageDownloader.main(): return at once if the operation is cancelled; download \
+                movieRecord.url with the blocking Network.shared.data(contentsOf:); check isCancelled again; \
+                then decode with Image(data:) and set movieRecord.image and .state (.downloaded, or .failed \
+                with Image.failed).
+                """,
+            commands: ["swift run Course check 2.4"],
+            hints: [
+                "The record's url is optional: movieRecord.url.flatMap { Network.shared.data(contentsOf: $0) }.",
+                "After the download, `if isCancelled { return }` again: a cancel during the download shows here.",
+                "if let imageData, let image = Image(data: imageData) { movieRecord.image = image; "
+                    + "movieRecord.state = .downloaded } else { movieRecord.state = .failed; "
+                    + "movieRecord.image = Image.failed }",
+            ],
+            runs: [
+                RunSpec(label: "course", step: .this, scenario: .builtIn("course"), traced: true),
+                RunSpec(label: "step 1", step: .previous, scenario: .builtIn("course")),
+            ],
+            expectations: [
+                Expectation(.screenFilled, on: "course", says: "every row should end with its poster"),
+                Expectation(.noRequestOnMainThread, on: "course", says: "downloads should run on the queue"),
+                Expectation(
+                    .metric("main_thread_busy_ms", of: "course"), .below,
+                    .metric("main_thread_busy_ms", of: "step 1"), times: 0.2,
+                    says: "the main thread should do a fraction of step 1's work"),
+                Expectation(.noWrongImage, on: "course", says: "no row should show another row's poster"),
+            ],
+            tests: "stepTwo|noWrongImages"),
+        Exercise(
+            id: "2.5", title: "Write startDownloadForRecord", step: 2,
+            kind: .write([Blank(file: "ListViewController.swift", declaration: "func startDownloadForRecord")]
+            ),
+            task: """
+                Write startDownloadForRecord(_:indexPath:): do nothing if a download for the row is in \
+                movieOperations.downloadsInProgress; else make an ImageDownloader whose completionBlock (unless \
+                cancelled) hops to OperationQueue.main, removes the row from downloadsInProgress and reloads \
+                it; record the downloader and add it to the download queue.
+                """,
+            commands: ["swift run Course check 2.5"],
+            hints: [
+                "Look at startFiltrationForRecord just below: the download is built the same way.",
+                "Inside the completion block, `if downloader.isCancelled { return }` comes first.",
+                "OperationQueue.main.addOperation { self.movieOperations.downloadsInProgress"
+                    + ".removeValue(forKey: indexPath); self.tableView.reloadRows(at: [indexPath], with: .fade) }",
+            ],
+            runs: [RunSpec(label: "course", step: .this, scenario: .builtIn("course"), traced: true)],
+            expectations: [
+                Expectation(.screenFilled, on: "course", says: "every row should end with its poster"),
+                Expectation(.noRequestOnMainThread, on: "course", says: "downloads should run on the queue"),
+                Expectation(
+                    .metric("requests_started", of: "course"), .atMost,
+                    .baseline("requests_started", of: "course"),
+                    says: "a row already downloading should not start a second download"),
+                Expectation(
+                    .metric("stops_unfilled", of: "course"), .atMost,
+                    .baseline("stops_unfilled", of: "course"),
+                    says: "each finished download should reload its row"),
+            ],
+            tests: "stepTwo|noWrongImages"),
+    ]
+
+    // MARK: Chapter 3
+
+    static let slow = ScenarioChoice.file(
+        path: "out/slow.scenario", make: .text("rows 200\nwait 2s\ndrag to row 30 over 30s\nwait 3s\n"))
+
+    static let chapter3: [Exercise] = [
+        Exercise(
+            id: "3.1", title: "A late completion", step: 3,
+            kind: .change([
+                Edit(
+                    file: "ListViewController.swift", inside: "func startDownloadForRecord",
+                    old: "            if downloader.isCancelled {\n                return\n            }\n",
+                    new: "")
+            ]),
+            task:
+                "In startDownloadForRecord, delete the `if downloader.isCancelled { return }` at the top of "
+                + "the completion block. Predict what happens on slow-reuse.",
+            commands: ["swift run Step3IdleOnly --scenario slow-reuse"],
+            hints: ["Watch late_completions: completion work that ran for a cancelled operation."],
+            runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
+            expectations: [
+                Expectation(
+                    .metric("late_completions", of: "slow-reuse"), .above,
+                    .baseline("late_completions", of: "slow-reuse"),
+                    says: "cancelled downloads should now hop to the main queue: late_completions should rise"
+                )
+            ]),
+        Exercise(
+            id: "3.2", title: "Make step 3 look worse than step 2", step: 3, kind: .run,
+            task: "Write out/slow.scenario (a 30-second slow drag) and run steps 2 and 3 on it. "
+                + "Predict which shows more grey.",
+            commands: [
+                "swift run Step2Background --scenario out/slow.scenario",
+                "swift run Step3IdleOnly --scenario out/slow.scenario",
+            ],
+            hints: ["Compare placeholder_row_seconds: step 3 loads nothing while the finger moves."],
+            runs: [
+                RunSpec(label: "step 2", step: .previous, scenario: slow),
+                RunSpec(label: "step 3", step: .this, scenario: slow),
+            ],
+            expectations: [
+                Expectation(
+                    .metric("placeholder_row_seconds", of: "step 3"), .above,
+                    .metric("placeholder_row_seconds", of: "step 2"), times: 2,
+                    says: "during a long slow drag step 3 should show far more grey than step 2")
+            ]),
+        Exercise(
+            id: "3.3", title: "More workers again", step: 3, kind: .run,
+            task: "Run step 3 with --concurrency 3 and predict the wait.",
+            commands: ["swift run Step3IdleOnly --concurrency 3"],
+            hints: ["Only visible rows are in the queue now, so more workers waste nothing."],
+            runs: [
+                RunSpec(label: "one", step: .this, scenario: .builtIn("course")),
+                RunSpec(
+                    label: "three", step: .this, scenario: .builtIn("course"),
+                    options: ["--concurrency", "3"]),
+            ],
+            expectations: [
+                Expectation(
+                    .metric("time_to_visible_ms_p95", of: "three"), .below,
+                    .metric("time_to_visible_ms_p95", of: "one"),
+                    says: "three workers should fill stops sooner")
+            ]),
+        Exercise(
+            id: "3.4", title: "Write loadImagesForOnscreenCells", step: 3,
+            kind: .write([
+                Blank(file: "ListViewController.swift", declaration: "func loadImagesForOnscreenCells")
+            ]),
+            task: """
+                Write loadImagesForOnscreenCells(): the rows with a download or filtration pending, minus the \
+                visible rows, are cancelled (cancel the operation and remove it from its map); the visible \
+                rows minus the pending ones are started with startOperationsForMovieRecord. Sort each set \
+                before looping over it.
+                """,
+            commands: ["swift run Course check 3.4"],
+            hints: [
+                "Start from `guard let pathsArray = tableView.indexPathsForVisibleRows else { return }`.",
+                "var allPendingOperations = Set(movieOperations.downloadsInProgress.keys); "
+                    + "allPendingOperations.formUnion(movieOperations.filtrationsInProgress.keys)",
+                "let toBeCancelled = allPendingOperations.subtracting(visiblePaths); "
+                    + "let toBeStarted = visiblePaths.subtracting(allPendingOperations)",
+            ],
+            runs: [
+                RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling")),
+                RunSpec(label: "step 2", step: .previous, scenario: .builtIn("long-fling")),
+                RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
+            ],
+            expectations: [
+                Expectation(
+                    .screenFilled, on: "course", says: "the rows the table stops on should get posters"),
+                Expectation(
+                    .screenFilled, on: "long-fling", says: "the rows the table stops on should get posters"),
+                Expectation(
+                    .metric("operations_cancelled", of: "long-fling"), .above, .number(0),
+                    says: "work for rows that left the screen should be cancelled"),
+                Expectation(
+                    .metric("bytes_downloaded", of: "long-fling"), .below,
+                    .metric("bytes_downloaded", of: "step 2"),
+                    times: 0.5, says: "step 3 should move far fewer bytes than step 2 on long flings"),
+                Expectation(
+                    .metric("time_to_visible_ms_p95", of: "long-fling"), .atMost,
+                    .baseline("time_to_visible_ms_p95", of: "long-fling"), times: 1.1,
+                    says: "the stops should fill as fast as with the code as shipped"),
+            ],
+            tests: "stepThree"),
+        Exercise(
+            id: "3.5", title: "Write the suspension and the scroll callbacks", step: 3,
+            kind: .write([
+                Blank(file: "ListViewController.swift", declaration: "func scrollViewWillBeginDragging"),
+                Blank(file: "ListViewController.swift", declaration: "func scrollViewDidEndDragging"),
+                Blank(file: "ListViewController.swift", declaration: "func scrollViewDidEndDecelerating"),
+                Blank(file: "ListViewController.swift", declaration: "func suspendAllOperations"),
+                Blank(file: "ListViewController.swift", declaration: "func resumeAllOperations"),
+            ]),
+            task: """
+                Write suspendAllOperations() and resumeAllOperations() (set isSuspended on both queues), and \
+                the three scroll callbacks: suspend when a drag begins; when the table stops (a drag that ends \
+                without deceleration, or the end of deceleration) call loadImagesForOnscreenCells() and resume.
+                """,
+            commands: ["swift run Course check 3.5"],
+            hints: [
+                "movieOperations.downloadQueue.isSuspended = true, and the same for filtrationQueue.",
+                "scrollViewDidEndDragging gets `willDecelerate decelerate: Bool`: only `if !decelerate` has the "
+                    + "table stopped.",
+                "Both stop callbacks: loadImagesForOnscreenCells(); resumeAllOperations()",
+            ],
+            runs: [
+                RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling"), traced: true),
+                RunSpec(label: "step 2", step: .previous, scenario: .builtIn("long-fling")),
+            ],
+            expectations: [
+                Expectation(
+                    .noRequestWhileScrolling, on: "long-fling",
+                    says: "no request should start while the table drags or decelerates"),
+                Expectation(
+                    .screenFilled, on: "long-fling", says: "the rows the table stops on should get posters"),
+                Expectation(
+                    .metric("stops_unfilled", of: "long-fling"), .atMost,
+                    .baseline("stops_unfilled", of: "long-fling"),
+                    says: "each stop should start its rows' work at once"),
+                Expectation(
+                    .metric("requests_started", of: "long-fling"), .below,
+                    .metric("requests_started", of: "step 2"),
+                    times: 0.5, says: "step 3 should start far fewer requests than step 2 on long flings"),
+            ],
+            tests: "stepThree"),
+        Exercise(
+            id: "3.6", title: "Write the cancellable ImageDownloader", step: 3,
+            kind: .write([Blank(file: "ImageDownloader.swift", declaration: "func main")]),
+            task: """
+                Write ImageDownloader.main() again, now where cancelling happens: check isCancelled before the \
+                blocking download and again after it, so a download cancelled while under way is never decoded.
+                """,
+            commands: ["swift run Course check 3.6"],
+            hints: [
+                "It is the same code as exercise 2.4.",
+                "The check after the download is the one that matters: the blocking download cannot be "
+                    + "interrupted, but its result can be thrown away.",
+            ],
+            runs: [
+                RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling"), traced: true),
+                RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
+            ],
+            expectations: [
+                Expectation(.screenFilled, on: "course", says: "every row should end with its poster"),
+                Expectation(
+                    .noDecodeAfterCancel, on: "long-fling",
+                    says: "a download cancelled while under way should not be decoded"),
+                Expectation(
+                    .metric("decodes", of: "long-fling"), .atMost, .baseline("decodes", of: "long-fling"),
+                    says: "no more decodes than the code as shipped"),
+            ],
+            tests: "stepThree"),
+    ]
+
+    // MARK: Chapter 4
+
+    static let noCancelOnReuse = Edit(
+        file: "MovieCell.swift", inside: "func prepareForReuse",
+        old: "        imageLoad?.cancel()\n        imageLoad = nil\n",
+        new: "")
+    static let noSuspension = Edit(
+        file: "ListViewController.swift", inside: "func scrollViewWillBeginDragging",
+        old: "        suspendAllOperations()\n", new: "")
+
+    static let chapter4: [Exercise] = [
+        Exercise(
+            id: "4.1", title: "A smaller memory cache", step: 4,
+            kind: .change([
+                Edit(
+                    file: "ListViewController.swift", inside: "class ListViewController",
+                    old: "ImageCache(totalCostLimit: 5_000_000)", new: "ImageCache(totalCostLimit: 1_000_000)"
+                )
+            ]),
+            task: "Change ImageCache(totalCostLimit: 5_000_000) to 1_000_000. Predict the caches and memory.",
+            commands: ["swift run Step4CacheAndPrefetch"],
+            hints: ["What the memory cache drops, the disk cache still has."],
+            runs: [RunSpec(label: "course", step: .this, scenario: .builtIn("course"))],
+            expectations: [
+                Expectation(
+                    .metric("memory_cache_hits", of: "course"), .below,
+                    .baseline("memory_cache_hits", of: "course"),
+                    says: "memory_cache_hits should fall"),
+                Expectation(
+                    .metric("disk_cache_hits", of: "course"), .above,
+                    .baseline("disk_cache_hits", of: "course"),
+                    says: "disk_cache_hits should rise: the disk catches what memory dropped"),
+                Expectation(
+                    .metric("peak_image_memory_bytes", of: "course"), .below,
+                    .baseline("peak_image_memory_bytes", of: "course"),
+                    says: "peak_image_memory_bytes should fall"),
+            ]),
+        Exercise(
+            id: "4.2", title: "No prefetch", step: 4,
+            kind: .change([
+                Edit(
+                    file: "ListViewController.swift", inside: "class ListViewController",
+                    old: "let prefetchDistance = 5", new: "let prefetchDistance = 0")
+            ]),
+            task: "Change prefetchDistance = 5 to 0. Predict the wait at reading pace.",
+            commands: ["swift run Step4CacheAndPrefetch --scenario reading"],
+            hints: [
+                "Prefetch trades bytes for the user's time: look at time_to_visible_ms_p50 and bytes_wasted."
+            ],
+            runs: [RunSpec(label: "reading", step: .this, scenario: .builtIn("reading"))],
+            expectations: [
+                Expectation(
+                    .metric("time_to_visible_ms_p50", of: "reading"), .above,
+                    .baseline("time_to_visible_ms_p50", of: "reading"), says: "the typical wait should grow"),
+                Expectation(
+                    .metric("bytes_wasted", of: "reading"), .below, .baseline("bytes_wasted", of: "reading"),
+                    says: "bytes_wasted should fall"),
+            ]),
+        Exercise(
+            id: "4.3", title: "Across runs", step: 4, kind: .run,
+            task: "Run step 4 twice with the same --cache-dir. Predict the second run's requests.",
+            commands: [
+                "swift run Step4CacheAndPrefetch --cache-dir out/posters",
+                "swift run Step4CacheAndPrefetch --cache-dir out/posters",
+            ],
+            hints: ["The disk cache is a real folder: the first run filled it."],
+            runs: [
+                RunSpec(
+                    label: "first", step: .this, scenario: .builtIn("course"),
+                    options: ["--cache-dir", "{cache}"]),
+                RunSpec(
+                    label: "second", step: .this, scenario: .builtIn("course"),
+                    options: ["--cache-dir", "{cache}"]),
+            ],
+            expectations: [
+                Expectation(
+                    .metric("requests_started", of: "second"), .below,
+                    .metric("requests_started", of: "first"),
+                    times: 0.5, says: "the second run should need far fewer requests"),
+                Expectation(
+                    .metric("disk_cache_hits", of: "second"), .above, .metric("disk_cache_hits", of: "first"),
+                    says: "the second run should hit the disk cache more"),
+            ]),
+        Exercise(
+            id: "4.4", title: "Take the cancel out of reuse", step: 4, kind: .change([noCancelOnReuse]),
+            task: "In MovieCell.prepareForReuse, delete `imageLoad?.cancel()` and `imageLoad = nil`. "
+                + "Predict what happens on slow-reuse.",
+            commands: ["swift run Step4CacheAndPrefetch --scenario slow-reuse"],
+            hints: ["Queues are suspended while the user drags: when can a late poster land?"],
+            runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
+            expectations: [
+                Expectation(
+                    .metric("operations_cancelled", of: "slow-reuse"), .below,
+                    .baseline("operations_cancelled", of: "slow-reuse"),
+                    says: "fewer operations should be cancelled"),
+                Expectation(
+                    .metric("bytes_wasted", of: "slow-reuse"), .above,
+                    .baseline("bytes_wasted", of: "slow-reuse"),
+                    says: "loads for rows that left should run on and waste bytes"),
+                Expectation(
+                    .noWrongImage, on: "slow-reuse", says: "still no wrong image: the queues are suspended"),
+            ]),
+        Exercise(
+            id: "4.5", title: "Now watch wrong images appear", step: 4,
+            kind: .change([noCancelOnReuse, noSuspension]),
+            task: "Keep 4.4's change, and in scrollViewWillBeginDragging also delete suspendAllOperations(). "
+                + "Predict, then run slow-reuse again.",
+            commands: ["swift run Step4CacheAndPrefetch --scenario slow-reuse"],
+            hints: ["A reused cell still holds the old load, so the guard lets the old poster through."],
+            runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
+            expectations: [
+                Expectation(
+                    .metric("wrong_image_events", of: "slow-reuse"), .above,
+                    .baseline("wrong_image_events", of: "slow-reuse"), says: "wrong images should appear")
+            ]),
+        Exercise(
+            id: "4.6", title: "Put the cancel back", step: 4, kind: .change([noSuspension]),
+            task: "Put the two lines of prepareForReuse back, leaving the suspension out. Predict.",
+            commands: ["swift run Step4CacheAndPrefetch --scenario slow-reuse"],
+            hints: [
+                "Cancelling on reuse (and forgetting the load) keeps a late answer out of a reused cell."
+            ],
+            runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
+            expectations: [
+                Expectation(.noWrongImage, on: "slow-reuse", says: "the wrong images should be gone")
+            ]),
+        Exercise(
+            id: "4.7", title: "Write prepareForReuse and the guard", step: 4,
+            kind: .write([
+                Blank(file: "MovieCell.swift", declaration: "func prepareForReuse"),
+                Blank(
+                    file: "ListViewController.swift", declaration: "func finishLoads",
+                    statement: "guard let cell = load.cell"),
+            ]),
+            task: """
+                Write MovieCell.prepareForReuse(): call super, give up the cell's imageLoad (cancel it and set \
+                it to nil) and clear the image. In finishLoads(for:with:), write the guard: draw only into a \
+                cell (load.cell) whose imageLoad is still this very load (===); skip the load otherwise.
+                """,
+            commands: ["swift run Course check 4.7"],
+            hints: [
+                "prepareForReuse: super.prepareForReuse(); imageLoad?.cancel(); imageLoad = nil; imageView.image = nil",
+                "The cell is weak: `guard let cell = load.cell, cell.imageLoad === load else { continue }`.",
+            ],
+            runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
+            expectations: [
+                Expectation(
+                    .noWrongImage, on: "slow-reuse", says: "no cell should show another row's poster"),
+                Expectation(.screenFilled, on: "slow-reuse", says: "every row should end with its poster"),
+                Expectation(
+                    .metric("operations_cancelled", of: "slow-reuse"), .atLeast,
+                    .baseline("operations_cancelled", of: "slow-reuse"),
+                    says: "a reused cell should give up its load"),
+                Expectation(
+                    .metric("bytes_wasted", of: "slow-reuse"), .atMost,
+                    .baseline("bytes_wasted", of: "slow-reuse"),
+                    times: 1.1, says: "loads for rows that left should stop, not waste bytes"),
+            ],
+            tests: "noWrongImages|stepFourHasNoLateCompletions"),
+        Exercise(
+            id: "4.8", title: "Write the cost-bounded LRU", step: 4,
+            kind: .write([Blank(file: "ImageCache.swift", declaration: "func setImage")]),
+            task: """
+                Write ImageCache.setImage(_:forKey:): store the entry with its cost and a fresh use stamp \
+                (replacing an old entry's cost), then evict the least recently used entries until totalCost \
+                fits totalCostLimit.
+                """,
+            commands: ["swift run Course check 4.8"],
+            hints: [
+                "clock += 1 gives a fresh stamp; subtract an old entry's cost before adding the new one.",
+                "while totalCost > totalCostLimit, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })",
+            ],
+            runs: [
+                RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
+                RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling")),
+                RunSpec(label: "step 3", step: .previous, scenario: .builtIn("long-fling")),
+            ],
+            expectations: [
+                Expectation(
+                    .metric("memory_cache_hits", of: "course"), .atLeast,
+                    .baseline("memory_cache_hits", of: "course"),
+                    says: "revisited rows should come from memory as often as with the code as shipped"),
+                Expectation(
+                    .metric("peak_image_memory_bytes", of: "long-fling"), .below,
+                    .metric("peak_image_memory_bytes", of: "step 3"),
+                    says: "the cost bound should keep memory below step 3's"),
+                Expectation(
+                    .metric("peak_image_memory_bytes", of: "long-fling"), .atMost,
+                    .baseline("peak_image_memory_bytes", of: "long-fling"),
+                    says: "memory should stay within the bound"),
+            ],
+            tests: "ImageCacheTests|stepFourBoundsMemory"),
+        Exercise(
+            id: "4.9", title: "Write the hashed disk-cache name", step: 4,
+            kind: .write([
+                Blank(
+                    file: "DiskCache.swift", declaration: "func fileURL",
+                    placeholder: "fatalError(\"exercise 4.9: name the file after a hash of the whole URL\")")
+            ]),
+            task: """
+                Write DiskCache.fileURL(for:): a file in `directory` named after a hash of the whole URL \
+                (FNV1a64.hexDigest(of:) of its absoluteString) with the extension .poster, so two URLs that \
+                end in the same file name never share a file.
+                """,
+            commands: ["swift run Course check 4.9"],
+            hints: [
+                "url.lastPathComponent is not enough: …/spst/…/p2271600704.png and …/mpst/…/p2271600704.png collide.",
+                "directory.appendingPathComponent(FNV1a64.hexDigest(of: url.absoluteString) + \".poster\")",
+            ],
+            runs: [RunSpec(label: "relaunch", step: .this, scenario: .builtIn("relaunch"))],
+            expectations: [
+                Expectation(.noWrongImage, on: "relaunch", says: "no cell should show another row's poster"),
+                Expectation(
+                    .metric("disk_cache_hits", of: "relaunch"), .atLeast,
+                    .baseline("disk_cache_hits", of: "relaunch"),
+                    says: "relaunches should be served from disk"),
+                Expectation(
+                    .metric("requests_started", of: "relaunch"), .atMost,
+                    .baseline("requests_started", of: "relaunch"),
+                    says: "no poster should be downloaded again because its file was another's"),
+            ],
+            tests: "DiskCacheDamageTests|stepFourRelaunchesFromDisk"),
+    ]
+
+    // MARK: Added by teachers
+
+    /// Exercises a teacher adds go here (or into their chapter's list).
+    static let added: [Exercise] = [
+        // Teachers: add exercises above this line.
+    ]
+}

@@ -1,0 +1,139 @@
+/// What a run of a step said, as far as the exercises look: its metrics, oracle, final screen and events.
+struct RunReport: Codable, Sendable {
+    var metrics: [String: Double]
+    /// The oracle's `requests` and `bytes`.
+    var oracle: [String: Double]
+    /// What each row of the final screen shows: `image`, `placeholder` or `failed`.
+    var finalShows: [String]
+    /// The trace, when the run was traced (not kept in recorded baselines).
+    var events: [TraceLine] = []
+
+    enum CodingKeys: String, CodingKey {
+        case metrics, oracle, finalShows
+    }
+}
+
+/// One trace event: its name and its fields, each as the JSON text of its value (strings unquoted).
+struct TraceLine: Sendable {
+    let name: String
+    let fields: [String: String]
+}
+
+/// Decides whether an exercise's runs show what the exercise promises.
+enum Judge {
+    /// The first expectation that does not hold, in words (with the numbers seen); nil when all hold.
+    static func firstFailure(
+        of exercise: Exercise, runs: [String: RunReport], baselines: [String: RunReport]
+    ) -> String? {
+        for expectation in exercise.expectations {
+            if let failure = check(expectation, runs: runs, baselines: baselines) { return failure }
+        }
+        return nil
+    }
+
+    /// Nil when the expectation holds, else what went wrong.
+    static func check(_ expectation: Expectation, runs: [String: RunReport], baselines: [String: RunReport])
+        -> String?
+    {
+        if let (invariant, label) = expectation.invariant {
+            guard let run = runs[label] else { return "internal: no run \(label)" }
+            return violation(of: invariant, in: run).map { "\(expectation.says) (\($0))" }
+        }
+        guard let left = value(expectation.left, runs: runs, baselines: baselines),
+            let rightValue = value(expectation.right, runs: runs, baselines: baselines)
+        else { return "\(expectation.says) (a metric is missing from the report)" }
+        let right = rightValue * expectation.factor
+        let holds: Bool
+        switch expectation.relation {
+        case .above: holds = left > right
+        case .below: holds = left < right
+        case .atLeast: holds = left >= right
+        case .atMost: holds = left <= right
+        case .equal: holds = left == right
+        }
+        if holds { return nil }
+        return "\(expectation.says) (saw \(describe(expectation.left)) = \(format(left)), "
+            + "expected \(expectation.relation.rawValue) \(format(right)))"
+    }
+
+    static func value(_ quantity: Quantity, runs: [String: RunReport], baselines: [String: RunReport])
+        -> Double?
+    {
+        switch quantity {
+        case .metric(let key, let label): return runs[label]?.metrics[key]
+        case .baseline(let key, let label): return baselines[label]?.metrics[key]
+        case .oracle(let key, let label): return runs[label]?.oracle[key]
+        case .number(let number): return number
+        }
+    }
+
+    static func describe(_ quantity: Quantity) -> String {
+        switch quantity {
+        case .metric(let key, let label): return "\(key) on \(label)"
+        case .baseline(let key, let label): return "\(key) on \(label) as shipped"
+        case .oracle(let key, let label): return "oracle \(key) on \(label)"
+        case .number(let number): return format(number)
+        }
+    }
+
+    static func format(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+
+    /// What breaks an invariant in a run, or nil when it holds.
+    static func violation(of invariant: Expectation.Invariant, in run: RunReport) -> String? {
+        switch invariant {
+        case .screenFilled:
+            let waiting = run.finalShows.filter { $0 == "placeholder" }.count
+            return waiting == 0 ? nil : "\(waiting) row(s) of the final screen still show the placeholder"
+        case .noWrongImage:
+            let wrong = run.metrics["wrong_image_events"] ?? 0
+            return wrong == 0 ? nil : "\(format(wrong)) wrong image(s)"
+        case .noRequestWhileScrolling:
+            var scrolling = false
+            for event in run.events {
+                if event.name == "scroll_state" { scrolling = event.fields["state"] != "idle" }
+                if event.name == "request_start" && scrolling {
+                    return "a request for \(event.fields["url"] ?? "?") started while the table was scrolling"
+                }
+            }
+            return nil
+        case .noRequestOnMainThread:
+            let onMain = run.events.filter { $0.name == "request_start" && $0.fields["thread"] == "main" }
+            return onMain.isEmpty ? nil : "\(onMain.count) request(s) started on the main thread"
+        case .noDecodeAfterCancel:
+            return decodeAfterCancel(in: run.events)
+        }
+    }
+
+    /// Replays each worker thread: inside an `ImageDownloader` that ends cancelled, a request followed by a
+    /// decode means the downloader did not look at `isCancelled` after its download.
+    static func decodeAfterCancel(in events: [TraceLine]) -> String? {
+        struct Running {
+            var requested = false
+            var decoded = false
+        }
+        var running: [String: Running] = [:]
+        var cancelledMidDownload = 0
+        for event in events {
+            guard let thread = event.fields["thread"] else { continue }
+            switch event.name {
+            case "operation_start" where event.fields["operation"] == "ImageDownloader":
+                running[thread] = Running()
+            case "request_start": running[thread]?.requested = true
+            case "decode": running[thread]?.decoded = true
+            case "operation_end" where event.fields["operation"] == "ImageDownloader":
+                if let finished = running.removeValue(forKey: thread), event.fields["cancelled"] == "true",
+                    finished.requested
+                {
+                    if finished.decoded {
+                        return "a download cancelled while under way was decoded anyway"
+                    }
+                    cancelledMidDownload += 1
+                }
+            default: break
+            }
+        }
+        return cancelledMidDownload > 0 ? nil : "no download was cancelled while under way in this run"
+    }
+}

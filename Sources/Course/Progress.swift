@@ -1,0 +1,110 @@
+import Foundation
+
+/// The student's progress: one small text file, `.course/progress`, ignored by git, with a line per
+/// exercise touched: `2.4 started 1` (the id, `started` or `done`, and how many hints were given).
+///
+/// Beside it, in the same `.course` folder, `originals/<id>/` keeps the files an exercise changed as they
+/// were before `start` (so `reset` needs no git) and `baselines/<id>.json` the runs of that code.
+struct Progress {
+    enum State: String {
+        case notStarted = "not started"
+        case started
+        case done
+    }
+
+    struct Entry {
+        var state: State
+        var hints: Int
+    }
+
+    /// The progress folder, `.course` in the package.
+    let folder: URL
+    private(set) var entries: [String: Entry] = [:]
+    /// The exercise started last, the one `check`, `hint` and `watch` take without an id.
+    private(set) var current: String?
+
+    var file: URL { folder.appendingPathComponent("progress") }
+
+    init(package: URL) {
+        folder = package.appendingPathComponent(".course", isDirectory: true)
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return }
+        for line in text.split(separator: "\n") {
+            let words = line.split(separator: " ").map(String.init)
+            if words.count == 2, words[0] == "current" {
+                current = words[1]
+                continue
+            }
+            guard words.count == 3, let state = State(rawValue: words[1]), let hints = Int(words[2]) else {
+                continue
+            }
+            entries[words[0]] = Entry(state: state, hints: hints)
+        }
+    }
+
+    func state(_ id: String) -> State { entries[id]?.state ?? .notStarted }
+    func hints(_ id: String) -> Int { entries[id]?.hints ?? 0 }
+
+    mutating func set(_ id: String, _ state: State) {
+        entries[id, default: Entry(state: .notStarted, hints: 0)].state = state
+        if state == .started { current = id }
+    }
+
+    mutating func countHint(_ id: String) {
+        entries[id, default: Entry(state: .notStarted, hints: 0)].hints += 1
+    }
+
+    /// Writes the progress file (sorted, so it reads the same every time).
+    func save() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var lines = entries.keys.sorted(by: Self.courseOrder).map { id in
+            "\(id) \(entries[id]!.state == .started ? "started" : entries[id]!.state.rawValue) \(entries[id]!.hints)"
+        }
+        if let current { lines.insert("current \(current)", at: 0) }
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+    }
+
+    /// `2.10` after `2.9`: ids compared number by number.
+    static func courseOrder(_ left: String, _ right: String) -> Bool {
+        let a = left.split(separator: ".").map { Int($0) ?? 0 }
+        let b = right.split(separator: ".").map { Int($0) ?? 0 }
+        return a.lexicographicallyPrecedes(b)
+    }
+
+    // MARK: Originals and baselines
+
+    func originalsFolder(_ id: String) -> URL {
+        folder.appendingPathComponent("originals/\(id)", isDirectory: true)
+    }
+
+    func baselineFile(_ id: String) -> URL {
+        folder.appendingPathComponent("baselines/\(id).json")
+    }
+
+    /// Copies the files an exercise will change, unless copies are already kept.
+    func keepOriginals(_ id: String, files: [String], package: URL) throws {
+        for file in files {
+            let kept = originalsFolder(id).appendingPathComponent(file)
+            guard !FileManager.default.fileExists(atPath: kept.path) else { continue }
+            try FileManager.default.createDirectory(
+                at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: package.appendingPathComponent(file), to: kept)
+        }
+    }
+
+    /// The kept original of a file, if any.
+    func original(_ id: String, file: String) -> String? {
+        try? String(contentsOf: originalsFolder(id).appendingPathComponent(file), encoding: .utf8)
+    }
+
+    /// Puts the kept originals back (a fresh write, so the next build sees the change) and forgets them.
+    func restoreOriginals(_ id: String, files: [String], package: URL) throws -> Int {
+        var restored = 0
+        for file in files {
+            guard let text = original(id, file: file) else { continue }
+            try text.write(to: package.appendingPathComponent(file), atomically: true, encoding: .utf8)
+            restored += 1
+        }
+        try? FileManager.default.removeItem(at: originalsFolder(id))
+        return restored
+    }
+}

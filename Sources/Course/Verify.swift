@@ -1,0 +1,163 @@
+import Foundation
+
+/// `Course verify`: proves, in a scratch copy of the package, that every exercise judges as it should.
+///
+/// A run exercise must pass as shipped. A change exercise must pass once its edit is made. A write
+/// exercise must fail right after `start` (so a student cannot pass without writing the code) and pass
+/// once the code as shipped is put back (the reference solution). The walkthrough's exercise lists must
+/// match the table. The steps' unit tests are left to `swift test`, which CI runs on the code as shipped.
+enum Verify {
+    /// Verifies the exercises whose id starts with `prefix`; `here` works in the package itself (for a
+    /// copy made to be thrown away), else in a scratch copy.
+    static func run(prefix: String, from source: WorkbookPackage, here: Bool) throws -> Bool {
+        var failures = walkthroughMismatches(package: source)
+        for failure in failures { Course.say("FAIL  walkthrough: \(failure)") }
+        let scratch = here ? source.folder : try copy(source)
+        defer { if !here { try? FileManager.default.removeItem(at: scratch) } }
+        var course = Course(package: WorkbookPackage(folder: scratch))
+        course.quiet = true
+        Course.say("Building the steps in \(here ? "place" : "a scratch copy (\(scratch.path))")…")
+        for step in course.package.steps {
+            if let errors = course.package.build(step.name) { throw CourseError("\(step.name): \(errors)") }
+        }
+        for exercise in Exercises.all where exercise.id.hasPrefix(prefix) {
+            let verdict: String?
+            do {
+                verdict = try verify(exercise, with: &course)
+            } catch {
+                verdict = "\(error)"
+            }
+            if let verdict {
+                failures.append("\(exercise.id): \(verdict)")
+                Course.say("FAIL  \(exercise.id) \(exercise.title): \(verdict)")
+            } else {
+                Course.say("ok    \(exercise.id) \(exercise.title)")
+            }
+        }
+        Course.say(
+            failures.isEmpty ? "\nevery exercise judges as it should" : "\n\(failures.count) problem(s)")
+        return failures.isEmpty
+    }
+
+    /// Nil when the exercise judges as it should, else what is wrong.
+    static func verify(_ exercise: Exercise, with course: inout Course) throws -> String? {
+        let package = course.package
+        guard let stepFolder = package.stepName(exercise.step) else {
+            return "no folder for step \(exercise.step)"
+        }
+        switch exercise.kind {
+        case .run:
+            return try course.check(exercise, runTests: false) ? nil : course.lastFailure
+        case .change(let edits):
+            try course.start(exercise)
+            defer { _ = try? course.reset(exercise) }
+            for edit in edits {
+                let url = package.folder.appendingPathComponent("Sources/\(stepFolder)/\(edit.file)")
+                let text = try String(contentsOf: url, encoding: .utf8)
+                guard
+                    let changed = SwiftSource.replacing(
+                        edit.old, with: edit.new, occurrence: edit.occurrence, inside: edit.inside, in: text)
+                else { return "the edit does not apply: no \(edit.old.debugDescription) in \(edit.inside)" }
+                try changed.write(to: url, atomically: true, encoding: .utf8)
+            }
+            return try course.check(exercise, runTests: false)
+                ? nil : "with the edit made: \(course.lastFailure ?? "")"
+        case .write:
+            try course.start(exercise)
+            defer { _ = try? course.reset(exercise) }
+            if try course.check(exercise, runTests: false) {
+                return "it passes with the code taken away: the check cannot tell"
+            }
+            let stubbed = course.lastFailure ?? ""
+            for file in exercise.files(stepFolder: stepFolder) {
+                guard let original = course.progress.original(exercise.id, file: file) else {
+                    return "the original of \(file) was not kept"
+                }
+                try original.write(
+                    to: package.folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
+            }
+            guard try course.check(exercise, runTests: false) else {
+                return "the code as shipped does not pass: \(course.lastFailure ?? "")"
+            }
+            Course.say("      (with the code taken away: \(stubbed.split(separator: "\n").first ?? ""))")
+            return nil
+        }
+    }
+
+    /// A copy of the package without its build products, git data, progress and outputs.
+    static func copy(_ package: WorkbookPackage) throws -> URL {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "course-verify-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let skipped: Set<String> = [".build", ".git", ".course", "out", ".swiftpm", "Benchmarks", "Fuzz"]
+        for name in try FileManager.default.contentsOfDirectory(atPath: package.folder.path)
+        where !skipped.contains(name) {
+            try FileManager.default.copyItem(
+                at: package.folder.appendingPathComponent(name), to: scratch.appendingPathComponent(name))
+        }
+        return scratch
+    }
+
+    /// Where the walkthrough's exercise lists and the table disagree.
+    static func walkthroughMismatches(package: WorkbookPackage) -> [String] {
+        guard
+            let text = try? String(
+                contentsOf: package.folder.appendingPathComponent("Walkthrough.md"), encoding: .utf8)
+        else { return ["cannot read Walkthrough.md"] }
+        return mismatches(walkthrough: WalkthroughExercises.list(in: text), table: Exercises.all)
+    }
+
+    static func mismatches(walkthrough: [(id: String, title: String)], table: [Exercise]) -> [String] {
+        var problems: [String] = []
+        let titles = Dictionary(
+            walkthrough.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+        for exercise in table {
+            guard let title = titles[exercise.id] else {
+                problems.append("exercise \(exercise.id) is not in Walkthrough.md")
+                continue
+            }
+            if title != exercise.title {
+                problems.append(
+                    "exercise \(exercise.id) is “\(title)” in Walkthrough.md, “\(exercise.title)” in Course")
+            }
+        }
+        let known = Set(table.map(\.id))
+        for item in walkthrough where !known.contains(item.id) {
+            problems.append(
+                "exercise \(item.id) (“\(item.title)”) of Walkthrough.md is not in Course's table")
+        }
+        return problems
+    }
+}
+
+/// The exercises the walkthrough lists: in each chapter's "Exercises" section, items `N. **Title.**`.
+enum WalkthroughExercises {
+    static func list(in text: String) -> [(id: String, title: String)] {
+        var found: [(id: String, title: String)] = []
+        var chapter: Int?
+        var inExercises = false
+        for line in text.components(separatedBy: "\n") {
+            if line.hasPrefix("## ") {
+                inExercises = false
+                chapter = nil
+                if line.hasPrefix("## Chapter ") {
+                    chapter = Int(line.dropFirst("## Chapter ".count).prefix { $0.isNumber })
+                }
+                continue
+            }
+            if line.hasPrefix("### ") {
+                inExercises = line.hasPrefix("### Exercises")
+                continue
+            }
+            guard inExercises, let chapter else { continue }
+            let number = line.prefix { $0.isNumber }
+            guard !number.isEmpty, line.dropFirst(number.count).hasPrefix(". **") else { continue }
+            let rest = line.dropFirst(number.count + 4)
+            guard let end = rest.range(of: "**") else { continue }
+            var title = String(rest[..<end.lowerBound])
+            while let last = title.last, last == "." || last == " " { title.removeLast() }
+            found.append((id: "\(chapter).\(number)", title: title))
+        }
+        return found
+    }
+}

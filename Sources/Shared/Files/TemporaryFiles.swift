@@ -1,0 +1,115 @@
+import Foundation
+
+/// The temporary files and folders this process has made and not yet finished with, so that SIGINT and
+/// SIGTERM can remove them before the process ends; and the sweeping of stale ones a killed process left.
+///
+/// Temporary files are named `.tmp-<pid>-…`, so a later run can tell whose they are.
+public enum TemporaryFiles {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var paths: Set<String> = []
+    nonisolated(unsafe) private static var watching = false
+
+    /// The prefix of every temporary file name.
+    static let prefix = ".tmp-"
+
+    /// A fresh temporary name beside `file`, for a write that is renamed into place.
+    static func sibling(of file: URL) -> URL {
+        file.deletingLastPathComponent().appendingPathComponent(
+            "\(prefix)\(getpid())-\(UUID().uuidString)-\(file.lastPathComponent)")
+    }
+
+    /// Writes a file under a temporary name (removed on SIGINT and SIGTERM) and renames it into place, so
+    /// no reader, in this process or another, ever sees half a file. Returns whether it worked; a failed
+    /// write leaves nothing behind.
+    static func writeAtomically(_ contents: [UInt8], to file: URL) -> Bool {
+        let temporary = sibling(of: file)
+        register(temporary.path)
+        defer { unregister(temporary.path) }
+        do {
+            try Data(contents).write(to: temporary)
+        } catch {
+            unlink(temporary.path)
+            return false
+        }
+        guard rename(temporary.path, file.path) == 0 else {
+            unlink(temporary.path)
+            return false
+        }
+        return true
+    }
+
+    /// Remembers a path to remove if the process is interrupted.
+    static func register(_ path: String) {
+        lock.withLock { _ = paths.insert(path) }
+    }
+
+    /// Forgets a path (it was renamed into place or removed).
+    static func unregister(_ path: String) {
+        lock.withLock { _ = paths.remove(path) }
+    }
+
+    /// From now on, SIGINT and SIGTERM remove every registered path, then end the process as the signal
+    /// would have. Called once by the command-line harness, before it starts any thread: the signals are
+    /// blocked in every thread (new threads inherit that), and one thread waits for them with `sigwait`, so
+    /// the cleanup runs as ordinary code, not inside a signal handler.
+    public static func removeOnInterrupt() {
+        let first = lock.withLock {
+            defer { watching = true }
+            return !watching
+        }
+        guard first else { return }
+        var signals = interruptSignals()
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let watcher = Thread {
+            var waitedFor = interruptSignals()
+            var number: Int32 = 0
+            guard sigwait(&waitedFor, &number) == 0 else { return }
+            let doomed = lock.withLock { paths }
+            for path in doomed { try? FileManager.default.removeItem(atPath: path) }
+            signal(number, SIG_DFL)
+            var single = sigset_t()
+            sigemptyset(&single)
+            sigaddset(&single, number)
+            pthread_sigmask(SIG_UNBLOCK, &single, nil)
+            raise(number)
+        }
+        watcher.start()
+    }
+
+    /// SIGINT and SIGTERM.
+    private static func interruptSignals() -> sigset_t {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        return signals
+    }
+
+    /// Removes `.tmp-` files older than `age` seconds in a folder: what a killed process left behind.
+    /// Younger ones may belong to a process still writing them.
+    static func removeStale(in folder: URL, olderThan age: TimeInterval = 60) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        let cutoff = Date().addingTimeInterval(-age)
+        for name in names where name.hasPrefix(prefix) {
+            let path = folder.appendingPathComponent(name).path
+            guard
+                let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate]
+                    as? Date, modified < cutoff
+            else { continue }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    /// Removes `workbook-disk-<pid>-…` folders in the temporary directory whose process is gone: the
+    /// fresh disks of runs that were killed before they could clean up.
+    static func removeOrphanedDisks(in folder: URL = FileManager.default.temporaryDirectory) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix("workbook-disk-") {
+            let fields = name.split(separator: "-")
+            guard fields.count > 3, let pid = Int32(fields[2]), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+        }
+    }
+}

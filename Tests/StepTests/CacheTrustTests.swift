@@ -1,0 +1,157 @@
+import Foundation
+import Shared
+import Testing
+
+/// No wrong picture from a cache: entries filled from other posters, forged, filed under another URL,
+/// or blocked by a folder are misses, and the screen ends on the right pictures.
+@Suite("Disk-cache entries that must not be trusted")
+struct CacheTrustTests {
+    static let browse = DiskCacheDamageTests.browse
+
+    func run(_ scenario: String, cache: URL, posters: URL? = nil) throws -> RunResult {
+        var options = RunOptions()
+        options.scenario = scenario
+        options.cacheDirectory = cache.path
+        options.postersDirectory = posters?.path
+        return try Workbook.run(
+            step: Step.cacheAndPrefetch.rawValue, options: options, keepTrace: true,
+            makeApp: Step.cacheAndPrefetch.makeApp)
+    }
+
+    /// A folder of three real PNGs unlike the generated posters.
+    func postersFolder(in folder: URL) throws -> URL {
+        let posters = folder.appendingPathComponent("posters", isDirectory: true)
+        try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
+        for (index, shade) in [UInt8(30), 120, 220].enumerated() {
+            let bitmap = Bitmap(width: 8, height: 12, rgba: [UInt8](repeating: shade, count: 8 * 12 * 4))
+            try Data(PNGEncoder.encode(bitmap)).write(to: posters.appendingPathComponent("p\(index).png"))
+        }
+        return posters
+    }
+
+    @Test("A cache filled from a --posters folder is a miss for the generated posters, and the other way")
+    func crossSource() throws {
+        let folder = try StepFixtures.folder("cross")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = try StepFixtures.scenario(Self.browse, named: "browse", in: folder)
+        let posters = try postersFolder(in: folder)
+        let generated = try run(scenario, cache: folder.appendingPathComponent("fresh-generated"))
+        let fromFolder = try run(
+            scenario, cache: folder.appendingPathComponent("fresh-folder"), posters: posters)
+        #expect(generated.finalHashes != fromFolder.finalHashes, "the two sources show different pictures")
+        let shared = folder.appendingPathComponent("shared")
+        _ = try run(scenario, cache: shared, posters: posters)
+        let after = try run(scenario, cache: shared)
+        #expect(after.metric("disk_cache_hits") == 0)
+        #expect(after.finalHashes == generated.finalHashes)
+        #expect(after.metric("wrong_image_events") == 0)
+        let back = try run(scenario, cache: shared, posters: posters)
+        #expect(back.metric("disk_cache_hits") == 0)
+        #expect(back.finalHashes == fromFolder.finalHashes)
+        // The same source again is a hit: the key tells sources apart, it does not turn the cache off.
+        let again = try run(scenario, cache: shared, posters: posters)
+        #expect(again.metric("disk_cache_hits") > 4)
+    }
+
+    @Test("A forged entry (this URL's header over another poster's bytes) shows the right picture")
+    func forgedEntry() throws {
+        let folder = try StepFixtures.folder("forged")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = try StepFixtures.scenario(Self.browse, named: "browse", in: folder)
+        let cache = folder.appendingPathComponent("cache")
+        _ = try run(scenario, cache: cache)
+        let intact = try run(scenario, cache: cache)
+        let files = StepFixtures.cachedPosters(in: cache)
+        #expect(files.count > 4)
+        // Victim 0 gets poster 1's bytes under its own URL, with a count and checksums recomputed for them:
+        // the old format's CRC-32 and an unkeyed SHA-256, each in its turn.
+        let victim = try Self.entry(files[0])
+        let donor = try Self.entry(files[1])
+        for checksum in [String(CRC32.checksum(donor.body)), SHA256.digestHex(donor.body)] {
+            let header = "poster-cache-v2 \(donor.body.count) \(checksum) \(victim.url)\n"
+            try Data(Array(header.utf8) + donor.body).write(to: files[0])
+            let forged = try run(scenario, cache: cache)
+            #expect(forged.metric("wrong_image_events") == 0)
+            #expect(forged.finalHashes == intact.finalHashes)
+            #expect(forged.metric("disk_cache_hits") == intact.metric("disk_cache_hits") - 1)
+        }
+    }
+
+    @Test("Entries holding other URLs' headers are misses, said once per launch")
+    func mismatchedURLs() throws {
+        let folder = try StepFixtures.folder("mismatch")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = try StepFixtures.scenario(Self.browse, named: "browse", in: folder)
+        let cache = folder.appendingPathComponent("cache")
+        _ = try run(scenario, cache: cache)
+        let intact = try run(scenario, cache: cache)
+        let files = StepFixtures.cachedPosters(in: cache)
+        try Data(contentsOf: files[2]).write(to: files[0])
+        try Data(contentsOf: files[3]).write(to: files[1])
+        let swapped = try run(scenario, cache: cache)
+        #expect(swapped.events("disk_cache_mismatch").count == 1)
+        #expect(swapped.metric("disk_cache_hits") == intact.metric("disk_cache_hits") - 2)
+        #expect(swapped.finalHashes == intact.finalHashes)
+        #expect(swapped.metric("wrong_image_events") == 0)
+    }
+
+    @Test("A folder in place of an entry is skipped and the cache stays on, at every launch")
+    func folderInPlaceOfEntry() throws {
+        let folder = try StepFixtures.folder("entry-folder")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = try StepFixtures.scenario(Self.browse, named: "browse", in: folder)
+        let cache = folder.appendingPathComponent("cache")
+        _ = try run(scenario, cache: cache)
+        let intact = try run(scenario, cache: cache)
+        let files = StepFixtures.cachedPosters(in: cache)
+        try FileManager.default.removeItem(at: files[0])
+        try FileManager.default.createDirectory(at: files[0], withIntermediateDirectories: false)
+        try FileManager.default.removeItem(at: files[1])
+        for _ in 0..<2 {
+            let blocked = try run(scenario, cache: cache)
+            #expect(blocked.events("disk_cache_off").isEmpty)
+            #expect(blocked.finalHashes == intact.finalHashes)
+            #expect(blocked.metric("disk_cache_hits") >= intact.metric("disk_cache_hits") - 2)
+        }
+        // The deleted entry was written again; the folder is still a folder.
+        #expect(FileManager.default.fileExists(atPath: files[1].path))
+        #expect(BoundedFile.nonFileKind(atPath: files[0].path) == "a directory")
+    }
+
+    @Test("A run clears temporary files older than a minute in its cache folder, and keeps younger ones")
+    func staleTemporaryFiles() throws {
+        let folder = try StepFixtures.folder("stale")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = try StepFixtures.scenario(Self.browse, named: "browse", in: folder)
+        let cache = folder.appendingPathComponent("cache")
+        _ = try run(scenario, cache: cache)
+        let posters = cache.appendingPathComponent("Caches/Posters")
+        let old = posters.appendingPathComponent(".tmp-999999-dead-0123.poster")
+        let young = posters.appendingPathComponent(".tmp-999998-busy-0123.poster")
+        try Data("half a file".utf8).write(to: old)
+        try Data("half a file".utf8).write(to: young)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-120)], ofItemAtPath: old.path)
+        _ = try run(scenario, cache: cache)
+        #expect(!FileManager.default.fileExists(atPath: old.path))
+        #expect(FileManager.default.fileExists(atPath: young.path))
+    }
+
+    /// A cache file's URL and body.
+    static func entry(_ file: URL) throws -> (url: String, body: [UInt8]) {
+        let bytes = [UInt8](try Data(contentsOf: file))
+        let newline = try #require(bytes.firstIndex(of: 10))
+        let header = String(decoding: bytes[..<newline], as: UTF8.self)
+        let url = try #require(header.split(separator: " ", maxSplits: 3).last)
+        return (String(url), Array(bytes[(newline + 1)...]))
+    }
+}
+
+extension SHA256 {
+    /// The unkeyed digest as hex, as a forger could compute it.
+    static func digestHex(_ bytes: [UInt8]) -> String {
+        var hash = SHA256()
+        hash.combine(bytes)
+        return hash.hexDigest
+    }
+}

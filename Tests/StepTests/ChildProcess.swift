@@ -1,0 +1,126 @@
+import Foundation
+import Shared
+
+/// A step executable run as a child process, with its peak memory and wall time measured by the kernel
+/// (`wait4`'s resource usage of that one child), for the tests that bound what bad input may cost.
+struct ChildProcess {
+    /// How the child ended and what it cost.
+    struct Outcome {
+        /// The exit status, or 128 + the signal number when a signal ended it.
+        let status: Int32
+        /// Wall time from spawn to exit.
+        let seconds: Double
+        /// Peak resident memory, in bytes.
+        let peakBytes: Int
+        let output: String
+        let errors: String
+    }
+
+    /// Runs an executable to its end with extra environment variables; the output goes through files, so a
+    /// large report cannot block the child.
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> Outcome
+    {
+        let folder = try StepFixtures.folder("child")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outPath = folder.appendingPathComponent("out").path
+        let errPath = folder.appendingPathComponent("err").path
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var variables = ProcessInfo.processInfo.environment
+        for (key, value) in environment { variables[key] = value }
+        let argv = [executable.path] + arguments
+        let envp = variables.map { "\($0.key)=\($0.value)" }
+        var cArguments = argv.map { strdup($0) } + [nil]
+        var cEnvironment = envp.map { strdup($0) } + [nil]
+        defer {
+            for pointer in cArguments { free(pointer) }
+            for pointer in cEnvironment { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let start = ContinuousClock.now
+        let spawned = posix_spawn(&pid, executable.path, &actions, nil, &cArguments, &cEnvironment)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let signalled = status & 0x7f
+        return Outcome(
+            status: signalled == 0 ? (status >> 8) & 0xff : 128 + signalled, seconds: seconds,
+            peakBytes: usage.ru_maxrss * 1024,
+            output: String(
+                decoding: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(), as: UTF8.self),
+            errors: String(
+                decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self))
+    }
+}
+
+/// PNG files whose pixel data is all zeros, compressed as fixed-Huffman back-references: a few kilobytes
+/// that inflate to megabytes and decode to hundreds of megabytes of pixels. Every byte is valid: only a
+/// limit can refuse them.
+enum ZeroPNG {
+    /// A 1-bit greyscale PNG of `width` × `height` black pixels.
+    static func make(width: UInt32, height: UInt32) -> [UInt8] {
+        let count = Int(height) * (1 + (Int(width) + 7) / 8)
+        var bits = BitStream()
+        bits.bytes = [0x78, 0x01]
+        bits.put(1, 1)  // the final block
+        bits.put(1, 2)  // fixed Huffman codes
+        bits.put(0x0C, 8)  // literal 0 (code 00110000, written bit-reversed)
+        var made = 1
+        while count - made >= 258 {
+            bits.put(0xA3, 8)  // length 258 (symbol 285: code 11000101, reversed)
+            bits.put(0, 5)  // distance 1 (distance code 0)
+            made += 258
+        }
+        while made < count {
+            bits.put(0x0C, 8)
+            made += 1
+        }
+        bits.put(0, 7)  // end of block
+        bits.flush()
+        let adler = UInt32(count % 65521) << 16 | 1
+        var header = bigEndian(width) + bigEndian(height)
+        header += [1, 0, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
+            + chunk("IDAT", bits.bytes + bigEndian(adler)) + chunk("IEND", [])
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8((value >> 16) & 0xff), UInt8((value >> 8) & 0xff), UInt8(value & 0xff)]
+    }
+
+    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        return bigEndian(UInt32(data.count)) + body + bigEndian(CRC32.checksum(body))
+    }
+
+    /// Bits written least-significant first, as deflate wants.
+    private struct BitStream {
+        var bytes: [UInt8] = []
+        var buffer: UInt64 = 0
+        var count = 0
+
+        mutating func put(_ value: UInt64, _ bitCount: Int) {
+            buffer |= value << UInt64(count)
+            count += bitCount
+            while count >= 8 {
+                bytes.append(UInt8(buffer & 0xff))
+                buffer >>= 8
+                count -= 8
+            }
+        }
+
+        mutating func flush() {
+            if count > 0 { bytes.append(UInt8(buffer & 0xff)) }
+            buffer = 0
+            count = 0
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import Shared
+@testable import Step4CacheAndPrefetch
+
+/// Step 4's memory cache on its own: bounded by cost, evicting the least recently used poster first.
+/// (`Course check 4.8` runs these against the student's `setImage`.)
+@Suite("Step 4's memory cache")
+struct ImageCacheTests {
+    /// A poster of `bytes / 4` pixels, so its cost is `bytes`.
+    static func poster(_ bytes: Int) -> Image {
+        Image(
+            bitmap: Bitmap(width: bytes / 4, height: 1, filledWith: RGBA(red: 9, green: 9, blue: 9)),
+            kind: .poster, sourceURL: nil, downloadID: nil, isFiltered: true, tracker: nil)
+    }
+
+    static func url(_ index: Int) -> URL {
+        URL(string: "https://img.posters.test/p\(index).png")!
+    }
+
+    @Test("It evicts the least recently used poster first")
+    func evictsLeastRecentlyUsed() {
+        let cache = Step4CacheAndPrefetch.ImageCache(totalCostLimit: 300)
+        for index in 0..<3 { cache.setImage(Self.poster(100), forKey: Self.url(index)) }
+        #expect((0..<3).allSatisfy { cache.contains(Self.url($0)) }, "three posters fit the limit")
+        _ = cache.image(forKey: Self.url(0))
+        cache.setImage(Self.poster(100), forKey: Self.url(3))
+        #expect(cache.contains(Self.url(0)), "the poster just used stays")
+        #expect(!cache.contains(Self.url(1)), "the least recently used one goes")
+        #expect(cache.contains(Self.url(2)) && cache.contains(Self.url(3)))
+    }
+
+    @Test("Replacing a poster counts its cost once")
+    func replacingCountsOnce() {
+        let cache = Step4CacheAndPrefetch.ImageCache(totalCostLimit: 1000)
+        cache.setImage(Self.poster(400), forKey: Self.url(1))
+        cache.setImage(Self.poster(200), forKey: Self.url(1))
+        #expect(cache.totalCost == 200)
+    }
+
+    @Test(
+        "Whatever is stored and read, the cache stays within its limit and holds what it says",
+        arguments: 0..<8)
+    func staysWithinLimit(seed: Int) {
+        var generator = SplitMix(seed: UInt64(seed) &+ 1)
+        let limit = 1000
+        let cache = Step4CacheAndPrefetch.ImageCache(totalCostLimit: limit)
+        var costs: [Int: Int] = [:]
+        for _ in 0..<200 {
+            let key = Int(generator.next() % 12)
+            if generator.next() % 3 == 0 {
+                _ = cache.image(forKey: Self.url(key))
+            } else {
+                let cost = 4 * Int(1 + generator.next() % 100)
+                cache.setImage(Self.poster(cost), forKey: Self.url(key))
+                costs[key] = cost
+                #expect(cache.contains(Self.url(key)), "a poster within the limit is kept when stored")
+            }
+            let held = costs.keys.filter { cache.contains(Self.url($0)) }.map { costs[$0]! }.reduce(0, +)
+            #expect(cache.totalCost <= limit)
+            #expect(cache.totalCost == held, "totalCost is the cost of the posters held")
+        }
+    }
+
+    /// A small seeded generator for the sweep.
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Shared
+import Testing
+
+/// Inputs that once took gigabytes or minutes, each run as a child process whose peak memory and wall
+/// time are measured. Each bomb is sized so the code without its limit would blow the bound (a 3 GB read,
+/// a 256 MB decode per row, minutes of frames), while the limited code refuses it at once. The bounds have
+/// wide margins for a busy machine and a debug build: 30 s and 500 MB.
+@Suite("Resource bombs", .serialized)
+struct ResourceBombTests {
+    static let maximumSeconds = 30.0
+    static let maximumBytes = 500 << 20
+
+    /// A short scenario: launch and look at a dozen rows.
+    static let glance = "rows 12\nwait 1s\n"
+
+    /// Runs step 4 in a child process with its own temporary directory, and checks the bounds.
+    func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws
+        -> ChildProcess.Outcome
+    {
+        let binaries = try #require(ProcessTests.binaries)
+        let temporary = folder.appendingPathComponent("tmp", isDirectory: true)
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        var variables = ["TMPDIR": temporary.path]
+        for (key, value) in environment { variables[key] = value }
+        let outcome = try ChildProcess.run(
+            binaries.appendingPathComponent(Step.cacheAndPrefetch.rawValue), arguments, environment: variables
+        )
+        #expect(outcome.seconds < Self.maximumSeconds, "took \(outcome.seconds) s: \(outcome.errors)")
+        #expect(outcome.peakBytes < Self.maximumBytes, "peaked at \(outcome.peakBytes >> 20) MB")
+        #expect(!outcome.errors.contains("Fatal error"), "\(outcome.errors)")
+        return outcome
+    }
+
+    /// Makes a sparse file of `bytes` bytes (instant, whatever the size).
+    func sparse(_ url: URL, bytes: UInt64) throws {
+        try Data().write(to: url)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: bytes)
+        try handle.close()
+    }
+
+    @Test(
+        "A 3 GB sparse file in place of a disk-cache entry is a miss, not a 3 GB read",
+        .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"))
+    func sparseCacheEntry() throws {
+        let folder = try StepFixtures.folder("bomb-entry")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = try StepFixtures.scenario(Self.glance, named: "glance", in: folder)
+        let cache = folder.appendingPathComponent("cache")
+        let arguments = ["--scenario", scenario, "--cache-dir", cache.path, "--json"]
+        #expect(try run(arguments, in: folder).status == 0)
+        let intact = try run(arguments, in: folder)
+        let entry = try #require(StepFixtures.cachedPosters(in: cache).first)
+        try sparse(entry, bytes: 3 << 30)
+        let bombed = try run(arguments, in: folder)
+        #expect(bombed.status == 0)
+        let metrics = try Self.metrics(bombed.output)
+        #expect(metrics["wrong_image_events"] == 0)
+        let before = try Self.metrics(intact.output)["requests_started"] ?? -1
+        #expect(
+            metrics["requests_started"] == before + 1, "the bombed entry is downloaded again, and only it")
+        #expect(try Self.finalHashes(bombed.output) == Self.finalHashes(intact.output))
+    }
+
+    @Test(
+        "A 3 GB sparse .png in --posters is refused at the start, naming the file and the limit",
+        .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"))
+    func sparsePoster() throws {
+        let folder = try StepFixtures.folder("bomb-poster")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let posters = folder.appendingPathComponent("posters", isDirectory: true)
+        try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
+        try sparse(posters.appendingPathComponent("a.png"), bytes: 3 << 30)
+        let outcome = try run(["--posters", posters.path], in: folder)
+        #expect(outcome.status == 2)
+        #expect(outcome.errors.contains("--posters"), "\(outcome.errors)")
+        #expect(outcome.errors.contains("a.png"), "\(outcome.errors)")
+        #expect(
+            outcome.errors.contains("at most \(BoundedFile.Kind.poster.maximumBytes)"), "\(outcome.errors)")
+        #expect(outcome.errors.split(separator: "\n").count == 1, "one line: \(outcome.errors)")
+    }
+
+    @Test(
+        "A 1 GB sparse file in the poster file cache is ignored and replaced, not read",
+        .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"))
+    func sparsePosterCacheEntry() throws {
+        let folder = try StepFixtures.folder("bomb-pcache")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = try StepFixtures.scenario(Self.glance, named: "glance", in: folder)
+        let xdg = folder.appendingPathComponent("xdg", isDirectory: true)
+        let environment = ["XDG_CACHE_HOME": xdg.path]
+        let first = try run(["--scenario", scenario, "--json"], in: folder, environment: environment)
+        #expect(first.status == 0)
+        let root = xdg.appendingPathComponent("image-workbook")
+        let posters = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: root.path).first { $0.hasPrefix("posters-") })
+        let folderURL = root.appendingPathComponent(posters)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folderURL.path).filter {
+            $0.hasSuffix(".png")
+        }.sorted()
+        #expect(names.count > 5)
+        for name in names { try sparse(folderURL.appendingPathComponent(name), bytes: 1 << 30) }
+        let second = try run(["--scenario", scenario, "--json"], in: folder, environment: environment)
+        #expect(second.status == 0)
+        #expect(try Self.finalHashes(second.output) == Self.finalHashes(first.output))
+        // The bombs were replaced by real posters.
+        for name in names {
+            let size = try #require(BoundedFile.size(atPath: folderURL.appendingPathComponent(name).path))
+            #expect(size < 1_000_000)
+        }
+    }
+
+    @Test(
+        "Posters of 8192×8192 and 67108864×1 pixels are failed rows with the reason in the trace",
+        .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"),
+        arguments: [(UInt32(8192), UInt32(8192)), (UInt32(1) << 26, UInt32(1))])
+    func hugePosters(width: UInt32, height: UInt32) throws {
+        let folder = try StepFixtures.folder("bomb-pixels")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let posters = folder.appendingPathComponent("posters", isDirectory: true)
+        try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
+        let png = ZeroPNG.make(width: width, height: height)
+        #expect(png.count < 300_000, "a small file")
+        try Data(png).write(to: posters.appendingPathComponent("huge.png"))
+        let scenario = try StepFixtures.scenario(Self.glance, named: "glance", in: folder)
+        let trace = folder.appendingPathComponent("trace.jsonl")
+        let outcome = try run(
+            ["--scenario", scenario, "--posters", posters.path, "--json", "--trace", trace.path], in: folder)
+        #expect(outcome.status == 0)
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
+        let rows = try #require(report["final_screen"] as? [[String: Any]])
+        #expect(rows.filter { $0["shows"] as? String == "image" }.isEmpty, "no row shows the huge poster")
+        let refused = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n").filter {
+            $0.contains("\"poster_refused\"")
+        }
+        #expect(!refused.isEmpty)
+        #expect(refused.allSatisfy { $0.contains("\(width)×\(height) pixels") && $0.contains("4096×4096") })
+    }
+
+    @Test(
+        "Scenarios asking for minutes of work are refused at the line that asks, naming the limit",
+        .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"),
+        arguments: [
+            ("screen row=1 height=10000\nrows 20000\nwait 1s\n", 1, "at most 100"),
+            (
+                "rows 200\n"
+                    + String(repeating: "drag to row 190 over 3600s\ndrag to row 0 over 3600s\n", count: 10),
+                3,
+                "at most 3600s"
+            ),
+            (
+                String(repeating: "fling to row 150\nfling to row 0\n", count: 30_000), 2001,
+                "at most 2000 actions"
+            ),
+            ("rows 1000000\nwait 1s\nfling to row 999999\nwait 2s\n", 1, "from 1 to 100000"),
+        ])
+    func scenarioBombs(text: String, line: Int, mentions: String) throws {
+        let folder = try StepFixtures.folder("bomb-scenario")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = try StepFixtures.scenario(text, named: "bomb", in: folder)
+        let outcome = try run(["--scenario", scenario], in: folder)
+        #expect(outcome.status == 2)
+        #expect(outcome.errors.contains("bomb.scenario:\(line): "), "\(outcome.errors)")
+        #expect(outcome.errors.contains(mentions), "\(outcome.errors)")
+        #expect(outcome.errors.split(separator: "\n").count == 1, "one line: \(outcome.errors)")
+    }
+
+    static func metrics(_ json: String) throws -> [String: Int] {
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        return try #require(report["metrics"] as? [String: Any]).compactMapValues { $0 as? Int }
+    }
+
+    static func finalHashes(_ json: String) throws -> [String] {
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let rows = try #require(report["final_screen"] as? [[String: Any]])
+        return rows.map { ($0["image_hash"] as? String) ?? "-" }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import Shared
+
+/// Hitches, hangs and time to visible obey their definitions on every step, on every built-in scenario
+/// and on a seeded sweep of generated ones.
+@Suite("Timing invariants")
+struct TimingInvariantTests {
+    @Test(
+        "Every step on every built-in scenario keeps the timing invariants", arguments: Step.allCases,
+        Scenarios.all)
+    func builtIn(step: Step, scenario: String) throws {
+        let run = try SharedRuns.shared.result(step, scenario)
+        checkTimingInvariants(run, scenario: try ScenarioParser.load(scenario))
+    }
+
+    /// The issue's reproduction: a slow network, 120 Hz, drags back to back, then two flings.
+    static let slowNetwork = """
+        rows 120
+        seed 5
+        network rtt=600ms jitter=200ms bandwidth=150KB/s connections=4
+        screen height=667 row=60 refresh=120
+        wait 0.5s
+        drag to row 10 over 0.5s
+        drag to row 3 over 0.4s
+        drag to row 20 over 0.6s
+        fling to row 50
+        wait 4s
+        fling to row 5
+        wait 8s
+        """
+
+    @Test("On a slow network, step 1 is in the worst band and leaves stops unfilled; steps 2–4 stay smooth")
+    func slowNetworkReproduction() throws {
+        let folder = try StepFixtures.folder("slow-network")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try StepFixtures.scenario(Self.slowNetwork, named: "slow-network", in: folder)
+        let scenario = try ScenarioParser.load(path)
+        let naive = try Step.naive.run(path)
+        checkTimingInvariants(naive, scenario: scenario)
+        #expect(HitchBand(ratio: naive.metrics.hitchTimeRatio) == .immediateAttention)
+        #expect(naive.metrics.stopsUnfilled > 0)
+        // The frozen launch is a hang as well as a hitch.
+        #expect(naive.metrics.hangs > 0)
+        #expect(naive.metrics.hangTimeMicroseconds >= 250_000)
+        for step in [Step.background, .idleOnly, .cacheAndPrefetch] {
+            let run = try step.run(path)
+            checkTimingInvariants(run, scenario: scenario)
+            #expect(run.metrics.hitchTimeRatio <= 5, "\(step)")
+            #expect(run.metrics.scrollingMicroseconds > 0)
+        }
+    }
+
+    @Test("Generated scenarios keep the timing invariants on every step", arguments: 0..<6)
+    func generated(seed: UInt64) throws {
+        let text = Self.generatedScenario(seed: seed)
+        let folder = try StepFixtures.folder("generated-\(seed)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try StepFixtures.scenario(text, named: "generated-\(seed)", in: folder)
+        let scenario = try ScenarioParser.load(path)
+        for step in Step.allCases {
+            let run = try step.run(path)
+            checkTimingInvariants(run, scenario: scenario)
+        }
+    }
+
+    /// A short random scenario: few rows, a slow or a fast network, 60 or 120 Hz, then a few drags,
+    /// flings and waits.
+    static func generatedScenario(seed: UInt64) -> String {
+        var random = SplitMix(seed: 0x5EED_0000 &+ seed)
+        let rows = 16 + random.below(16)
+        let rowHeight = [60, 88, 120][random.below(3)]
+        let slow = random.below(2) == 0
+        var lines = [
+            "rows \(rows)",
+            "seed \(seed + 1)",
+            slow
+                ? "network rtt=\(200 + random.below(400))ms jitter=50ms bandwidth=\(80 + random.below(120))KB/s connections=\(2 + random.below(3))"
+                : "network rtt=\(20 + random.below(80))ms jitter=10ms bandwidth=2000KB/s connections=6",
+            "screen height=667 row=\(rowHeight) refresh=\(random.below(2) == 0 ? 60 : 120)",
+        ]
+        for _ in 0..<(3 + random.below(4)) {
+            switch random.below(3) {
+            case 0: lines.append("wait \(50 + random.below(1200))ms")
+            case 1: lines.append("drag to row \(random.below(rows)) over \(100 + random.below(600))ms")
+            default: lines.append("fling to row \(random.below(rows))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// SplitMix64, for the sweep's choices.
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    }
+}
