@@ -1,7 +1,7 @@
 import Shared
 
 /// What the harness (and the tests) need to run this step.
-enum StepInfo {
+enum StepInfo: WorkbookStep {
     static let name = "Step5Concurrency"
     static let summary = "the same app in Swift concurrency, decoding at display size, as image libraries do"
 
