@@ -643,27 +643,6 @@ enum Exercises {
                     .baseline("peak_image_memory_bytes", of: "course"), times: 2,
                     says: "image memory should rise to step 4's level")
             ]),
-        Exercise(
-            id: "5.2", title: "Take the cancellation checks out", step: 5,
-            kind: .change([
-                Edit(
-                    file: "PosterDisplay.swift", inside: "func show",
-                    old: "        guard !Task.isCancelled else { return }\n", new: ""),
-                Edit(
-                    file: "ListViewController.swift", inside: "func startLoad",
-                    old: "            guard !Task.isCancelled else { return }\n", new: ""),
-            ]),
-            task: "Delete the `guard !Task.isCancelled` in PosterDisplay.show and the one before "
-                + "`await display.show` in startLoad. Predict what happens on slow-reuse.",
-            commands: ["swift run Step5Concurrency --scenario slow-reuse"],
-            hints: ["A cancelled task still gets its answer (or CancellationError), and still comes back."],
-            runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
-            expectations: [
-                Expectation(
-                    .metric("late_completions", of: "slow-reuse"), .above,
-                    .baseline("late_completions", of: "slow-reuse"), says: "cancelled tasks should still draw"
-                )
-            ]),
     ]
 
     // MARK: Added by teachers
