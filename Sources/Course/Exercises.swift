@@ -642,7 +642,7 @@ enum Exercises {
                     .metric("peak_image_memory_bytes", of: "course"), .above,
                     .baseline("peak_image_memory_bytes", of: "course"), times: 2,
                     says: "image memory should rise to step 4's level")
-            ]),
+            ])
     ]
 
     // MARK: Added by teachers
