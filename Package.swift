@@ -4,7 +4,9 @@ import PackageDescription
 /// The course's steps, in order: each is a folder `Sources/<name>` and an executable of that name. To add a
 /// step, copy a step folder and add its name here (see "Adding a step" in Walkthrough.md); `Compare`, the
 /// tests and `Course` find it from there.
-let steps = ["Step1Naive", "Step2Background", "Step3IdleOnly", "Step4CacheAndPrefetch"]
+let steps = [
+    "Step1Naive", "Step2Background", "Step3IdleOnly", "Step4CacheAndPrefetch", "Step5Concurrency",
+]
 
 let package = Package(
     name: "ImageLoadingWorkbook",

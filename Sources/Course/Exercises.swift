@@ -3,7 +3,7 @@
 /// To add one, see "Adding an exercise" in Walkthrough.md: an entry here, with the same `id` and title as
 /// its item in the chapter's "Exercises" list.
 enum Exercises {
-    static let all: [Exercise] = chapter1 + chapter2 + chapter3 + chapter4 + added
+    static let all: [Exercise] = chapter1 + chapter2 + chapter3 + chapter4 + chapter5 + added
 
     /// The exercise with an id, if any.
     static func named(_ id: String) -> Exercise? {
@@ -629,6 +629,29 @@ enum Exercises {
                     says: "no poster should be downloaded again because its file was another's"),
             ],
             tests: "DiskCacheDamageTests|stepFourRelaunchesFromDisk"),
+    ]
+
+    // MARK: Chapter 5
+
+    static let chapter5: [Exercise] = [
+        Exercise(
+            id: "5.1", title: "Full-size decoding", step: 5,
+            kind: .change([
+                Edit(
+                    file: "StepInfo.swift", inside: "func makeApp",
+                    old: "makeApp(options, techniques: .all)",
+                    new: "makeApp(options, techniques: Techniques.all.subtracting(.decodeAtDisplaySize))")
+            ]),
+            task: "In StepInfo.makeApp, take .decodeAtDisplaySize out of the techniques. Predict the memory.",
+            commands: ["swift run Step5Concurrency"],
+            hints: ["A poster decoded at full size holds 180 × 270 pixels; the cell shows 101 × 152."],
+            runs: [RunSpec(label: "course", step: .this, scenario: .builtIn("course"))],
+            expectations: [
+                Expectation(
+                    .metric("peak_image_memory_bytes", of: "course"), .above,
+                    .baseline("peak_image_memory_bytes", of: "course"), times: 2,
+                    says: "image memory should rise to step 4's level")
+            ])
     ]
 
     // MARK: Added by teachers

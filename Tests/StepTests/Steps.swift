@@ -45,11 +45,12 @@ struct Step: Hashable, Sendable, CustomStringConvertible, Comparable {
             .sorted()
     }()
 
-    /// The four steps the course's own tests talk about by name.
+    /// The steps the course's own tests talk about by name.
     static let naive = known("Step1Naive")
     static let background = known("Step2Background")
     static let idleOnly = known("Step3IdleOnly")
     static let cacheAndPrefetch = known("Step4CacheAndPrefetch")
+    static let concurrency = known("Step5Concurrency")
 
     private static func known(_ name: String) -> Step {
         guard let step = Step(rawValue: name) else { fatalError("no Sources/\(name) folder") }

@@ -10,6 +10,7 @@ import Shared
 /// - `<!-- workbook: run Step2Background --scenario course -->` holds that command's text report.
 /// - `<!-- workbook: table course Step1Naive Step2Background : key key … -->` holds a Markdown table of
 ///   those metrics on that scenario, a column per step (and the oracle where it applies).
+/// - `<!-- workbook: ablation -->` holds step 5's ablation table (`Step5Ablation`).
 /// - `<!-- workbook: compare course -->` holds `Compare`'s table for every step on that scenario.
 /// - `<!-- workbook: timeline Step1Naive course Pictures/x.svg -->` holds a link to that file, the step's
 ///   `--timeline` picture of that scenario, which is generated with the block.
@@ -149,6 +150,8 @@ enum WalkthroughBlocks {
             let rest = String(directive.dropFirst(kind.count))
             return Generated(
                 body: try kind == "columns" ? AblationBlocks.columns(rest) : AblationBlocks.ablation(rest))
+        case "step5-ablation":
+            return Generated(body: try Step5Ablation.table())
         default:
             throw WorkbookError.badInput("walkthrough: unknown directive “\(kind)”")
         }

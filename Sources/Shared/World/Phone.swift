@@ -65,7 +65,7 @@ public final class Phone {
     private var shownImageByRow: [Int: ObjectIdentifier?] = [:]
     private var currentBlockOrigin: Operation?
     private var blockWasLate = false
-    private var deliveries: [Data: [Int]] = [:]
+    var deliveries: [Data: [Int]] = [:]
     private var stopSnapshots: [ScreenSnapshot] = []
 
     private init(
@@ -481,9 +481,11 @@ public final class Phone {
         SimulatedThread.current?.sleep(for: micros)
     }
 
-    /// A main-queue block is changing the table: if it came from a cancelled operation, that is late.
+    /// A main-queue block is changing the table: if it came from a cancelled operation (or is a job of a
+    /// cancelled task), that is late.
     func tableMutated() {
-        guard let origin = currentBlockOrigin, origin.isCancelled, !blockWasLate else { return }
+        let cancelledTask = withUnsafeCurrentTask { $0?.isCancelled ?? false }
+        guard cancelledTask || currentBlockOrigin?.isCancelled == true, !blockWasLate else { return }
         blockWasLate = true
         recorder.lateCompletion()
     }

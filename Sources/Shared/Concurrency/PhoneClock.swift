@@ -1,0 +1,56 @@
+/// The phone's virtual clock as a Swift `Clock`, to inject where code would use `ContinuousClock`
+/// (as swift-clocks injects a test clock): `sleep` suspends the task for virtual time, never real time.
+///
+/// A sleep is a timer thread of the app that blocks for the duration and then resumes the task; a
+/// cancelled task is resumed at once with `CancellationError`, as `Task.sleep` does.
+public final class PhoneClock: Clock, @unchecked Sendable {
+    /// A moment of virtual time, in microseconds since the phone started.
+    public struct Instant: InstantProtocol {
+        public var microseconds: Int64
+
+        public init(microseconds: Int64) { self.microseconds = microseconds }
+
+        public func advanced(by duration: Duration) -> Instant {
+            Instant(microseconds: microseconds + PhoneClock.microseconds(duration))
+        }
+
+        public func duration(to other: Instant) -> Duration {
+            .microseconds(other.microseconds - microseconds)
+        }
+
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.microseconds < rhs.microseconds }
+    }
+
+    private let timers: OperationQueue
+
+    /// Makes a clock for the app on whose simulated thread this is called.
+    public init() {
+        timers = OperationQueue()
+        timers.name = "Timers"
+        timers.maxConcurrentOperationCount = 1_000
+    }
+
+    public var now: Instant {
+        guard let phone = Phone.current else { preconditionFailure("PhoneClock needs a simulated thread.") }
+        return Instant(microseconds: phone.now)
+    }
+
+    public var minimumResolution: Duration { .microseconds(1) }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let delay = deadline.microseconds - now.microseconds
+        guard delay > 0 else { return try Task.checkCancellation() }
+        let _: Bool = try await Waiter.wait { waiter in
+            timers.addOperation {
+                SimulatedThread.current?.sleep(for: delay)
+                waiter.resume(with: .success(true))
+            }
+        }
+    }
+
+    /// Whole microseconds in a duration (rounded down).
+    static func microseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    }
+}

@@ -1,0 +1,39 @@
+/// One suspended task waiting for a simulated thread to answer: resumed exactly once, by whichever comes
+/// first, the answer or a cancellation.
+///
+/// Every party runs under the scheduler's baton (one simulated thread at a time), so the flag needs no
+/// lock; that is what makes the `@unchecked Sendable` true.
+final class Waiter<Value: Sendable>: @unchecked Sendable {
+    private var continuation: CheckedContinuation<Value, any Error>?
+    /// Work to do if the waiting task is cancelled before the answer (stop a transfer).
+    var onCancel: (() -> Void)?
+
+    /// Suspends the calling task until `resume` or `cancel`; `start` runs first, with this waiter.
+    static func wait(_ start: (Waiter) -> Void) async throws -> Value {
+        let waiter = Waiter()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.continuation = continuation
+                start(waiter)
+            }
+        } onCancel: {
+            waiter.cancel()
+        }
+    }
+
+    /// Delivers the answer, unless the task was already resumed.
+    func resume(with result: Result<Value, any Error>) {
+        guard let continuation else { return }
+        self.continuation = nil
+        onCancel = nil
+        continuation.resume(with: result)
+    }
+
+    /// Resumes the task with `CancellationError` at once and runs the cancellation work.
+    func cancel() {
+        let work = onCancel
+        onCancel = nil
+        resume(with: .failure(CancellationError()))
+        work?()
+    }
+}

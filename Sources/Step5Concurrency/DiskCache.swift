@@ -1,0 +1,108 @@
+import Foundation
+import Shared
+
+/// The disk cache: downloaded poster bytes in the caches folder, which survives a relaunch, kept within
+/// a size limit by removing the least recently used files first (as Nuke's `DataCache` sweeps).
+///
+/// Files are named and checked as in step 4 (a header line with the URL, byte count and CRC-32). An actor:
+/// reads, writes and trimming happen one at a time, off the main thread. Files from earlier launches are
+/// found by listing the folder once, oldest name first; from then on every read or write marks use.
+actor DiskCache {
+    let directory: URL
+    /// The most bytes of files the cache keeps.
+    let sizeLimit: Int
+    /// Whether a write failed: from then on the cache neither reads nor writes.
+    private(set) var isOff = false
+    /// Each file's size and when it was last used (a counter), by file name.
+    private var index: [String: (size: Int, lastUse: Int)]?
+    private var clock = 0
+
+    init(directory: URL, sizeLimit: Int) {
+        self.directory = directory
+        self.sizeLimit = sizeLimit
+    }
+
+    /// The cached bytes for a URL, or nil when missing or damaged.
+    func data(for url: URL) -> Data? {
+        guard !isOff else { return nil }
+        let file = fileURL(for: url)
+        guard Disk.shared.fileExists(at: file), let contents = Disk.shared.contents(of: file) else {
+            return nil
+        }
+        let bytes = [UInt8](contents)
+        guard let newline = bytes.firstIndex(of: 10) else { return nil }
+        let header = String(decoding: bytes[..<newline], as: UTF8.self)
+        let body = Array(bytes[(newline + 1)...])
+        guard header == Self.header(for: url, body: body) else { return nil }
+        markUsed(file.lastPathComponent, size: bytes.count)
+        return Data(body)
+    }
+
+    /// Keeps a URL's downloaded bytes, atomically, then trims the folder to the size limit.
+    func store(_ data: Data, for url: URL) {
+        guard !isOff else { return }
+        _ = loadedIndex()  // makes the folder on first use
+        let body = [UInt8](data)
+        let file = Array((Self.header(for: url, body: body) + "\n").utf8) + body
+        if !Disk.shared.write(Data(file), to: fileURL(for: url), atomically: true) {
+            isOff = true
+            Instruments.diskCacheOff(reason: "a write to \(directory.lastPathComponent) failed")
+            return
+        }
+        markUsed(fileURL(for: url).lastPathComponent, size: file.count)
+        trim()
+    }
+
+    /// Forgets a URL's file.
+    func removeData(for url: URL) {
+        Disk.shared.removeItem(at: fileURL(for: url))
+        index?[fileURL(for: url).lastPathComponent] = nil
+    }
+
+    /// The bytes the cache's files hold now.
+    var totalSize: Int { loadedIndex().values.reduce(0) { $0 + $1.size } }
+
+    private func fileURL(for url: URL) -> URL {
+        directory.appendingPathComponent(FNV1a64.hexDigest(of: url.absoluteString) + ".poster")
+    }
+
+    private func markUsed(_ name: String, size: Int) {
+        var entries = loadedIndex()
+        clock += 1
+        entries[name] = (size, clock)
+        index = entries
+    }
+
+    /// Removes least recently used files until the folder fits the limit.
+    private func trim() {
+        var entries = loadedIndex()
+        var total = entries.values.reduce(0) { $0 + $1.size }
+        // Ties (files found at launch) go by name, so every run removes the same files.
+        let oldestFirst = entries.sorted { ($0.value.lastUse, $0.key) < ($1.value.lastUse, $1.key) }
+        for (name, entry) in oldestFirst where total > sizeLimit {
+            Disk.shared.removeItem(at: directory.appendingPathComponent(name))
+            entries[name] = nil
+            total -= entry.size
+        }
+        index = entries
+    }
+
+    /// The index, listing the folder the first time (files from earlier launches count as oldest).
+    private func loadedIndex() -> [String: (size: Int, lastUse: Int)] {
+        if let index { return index }
+        Disk.shared.createDirectory(at: directory)
+        var found: [String: (size: Int, lastUse: Int)] = [:]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names.sorted() where name.hasSuffix(".poster") {
+            let path = directory.appendingPathComponent(name).path
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            found[name] = (size, 0)
+        }
+        index = found
+        return found
+    }
+
+    private static func header(for url: URL, body: [UInt8]) -> String {
+        "poster-cache-v1 \(body.count) \(CRC32.checksum(body)) \(url.absoluteString)"
+    }
+}

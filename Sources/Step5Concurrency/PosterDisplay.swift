@@ -1,0 +1,53 @@
+import Shared
+
+/// The main-actor side of the posters: the memory cache, the URLs that failed, and the table's cells
+/// the tasks show their answers in.
+///
+/// It is a class of its own, not part of the controller, because a task that runs off the main actor
+/// may only keep `Sendable` things: isolated to the main actor, this class is `Sendable`, while the
+/// controller, a subclass of the look-alike `UITableViewController` that is not annotated, is not. So
+/// a cell's task waits on the cooperative pool and comes to the main actor once, with its answer.
+@PhoneMainActor
+final class PosterDisplay {
+    let imageCache: ImageCache
+    /// URLs that failed in this launch: not tried again until the next one.
+    var failedURLs: Set<URL> = []
+    private unowned let tableView: TableView
+
+    init(tableView: TableView, imageCache: ImageCache) {
+        self.tableView = tableView
+        self.imageCache = imageCache
+    }
+
+    /// Caches the poster (or remembers the failure) and shows it in the row's cell, unless the calling
+    /// task was cancelled (the cell was reused, or the row left the screen).
+    func show(_ result: Result<Image, any Error>, for url: URL, at indexPath: IndexPath) {
+        guard !Task.isCancelled else { return }
+        if case .success(let image) = result {
+            imageCache.setImage(image, forKey: url)
+        } else {
+            failedURLs.insert(url)
+        }
+        guard let cell = tableView.cellForRow(at: indexPath) as? MovieCell else { return }
+        cell.loadTask = nil
+        cell.accessoryView?.stopAnimating()
+        switch result {
+        case .success(let image):
+            cell.imageView.image = image
+        case .failure:
+            cell.imageView.image = Image.failed
+            cell.textLabel.text = "Failed to load"
+        }
+    }
+
+    /// A prefetched poster goes into the memory cache (a failure is remembered), unless prefetching was
+    /// cancelled meanwhile.
+    func prefetched(_ image: Image?, for url: URL) {
+        guard !Task.isCancelled else { return }
+        if let image {
+            imageCache.setImage(image, forKey: url)
+        } else {
+            failedURLs.insert(url)
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import Shared
+
+/// What the harness (and the tests) need to run this step.
+enum StepInfo: WorkbookStep {
+    static let name = "Step5Concurrency"
+    static let summary = "the same app in Swift concurrency, decoding at display size, as image libraries do"
+
+    /// Makes the app's first screen; the harness calls it on the simulated main thread at each launch.
+    static func makeApp(_ options: RunOptions) -> TableViewController {
+        makeApp(options, techniques: .all)
+    }
+
+    /// Makes the app with only some of the libraries' techniques (for the ablation table).
+    static func makeApp(_ options: RunOptions, techniques: Techniques) -> TableViewController {
+        PhoneMainActor.assumeIsolated(Phone.current!) { _ in
+            ListViewController(concurrency: options.concurrency ?? 4, techniques: techniques)
+        }
+    }
+}

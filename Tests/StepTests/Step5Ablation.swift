@@ -1,0 +1,63 @@
+import Foundation
+import Shared
+
+@testable import Step5Concurrency
+
+/// The walkthrough's ablation table for step 5: each technique taken out alone (or, for one the step
+/// leaves out, put in), on the scenario where it matters, with the metrics it moves.
+enum Step5Ablation {
+    /// One row group of the table: a technique, where it shows, and what it moves.
+    struct Entry {
+        let name: String
+        let technique: Techniques
+        let scenario: String
+        let keys: [String]
+        /// Whether the step leaves this technique out, so the table shows it put in.
+        var isLeftOut = false
+    }
+
+    static let entries = [
+        Entry(
+            name: "decode at display size", technique: .decodeAtDisplaySize, scenario: "course",
+            keys: ["peak_image_memory_bytes", "main_thread_busy_ms"]),
+        Entry(
+            name: "one load per URL", technique: .coalescing, scenario: "course",
+            keys: ["requests_started", "duplicate_downloads", "bytes_wasted"]),
+        Entry(
+            name: "retries with backoff", technique: .retries, scenario: "flaky",
+            keys: ["requests_failed", "retries", "stops_unfilled"]),
+        Entry(
+            name: "disk cache", technique: .diskCache, scenario: "relaunch",
+            keys: ["requests_started", "bytes_downloaded", "disk_cache_hits"]),
+        Entry(
+            name: "prefetch", technique: .prefetch, scenario: "reading",
+            keys: ["time_to_visible_ms_p95", "placeholder_row_seconds", "bytes_wasted"]),
+        Entry(
+            name: "direction-aware prefetch (put in)", technique: .directionAwarePrefetch,
+            scenario: "long-fling", keys: ["bytes_downloaded", "bytes_wasted", "placeholder_row_seconds"],
+            isLeftOut: true),
+    ]
+
+    /// The Markdown table, from fresh runs.
+    static func table() throws -> String {
+        var lines = ["| technique | scenario | metric | Step5Concurrency | with it taken out (put in) |"]
+        lines.append("|---|---|---|---:|---:|")
+        for entry in entries {
+            let with = try Step5Tests.run(entry.scenario, techniques: .all)
+            let changed = try Step5Tests.run(
+                entry.scenario,
+                techniques: entry.isLeftOut
+                    ? Techniques.all.union(entry.technique) : Techniques.all.subtracting(entry.technique))
+            for key in entry.keys {
+                lines.append(
+                    "| \(entry.name) | \(entry.scenario) | `\(key)` | \(value(with, key)) | \(value(changed, key)) |"
+                )
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func value(_ result: RunResult, _ key: String) -> String {
+        result.metrics.entries.first { $0.key == key }?.value.formatted ?? "?"
+    }
+}

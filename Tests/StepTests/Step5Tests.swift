@@ -1,0 +1,153 @@
+import Foundation
+import Shared
+import Testing
+
+@testable import Step5Concurrency
+
+/// Step 5 against step 4 at equal download concurrency (four), and what each of its techniques buys.
+@Suite("Step 5: Swift concurrency and the image libraries' techniques")
+struct Step5Tests {
+    /// The metrics on which step 5 must be no worse than step 4.
+    static let noWorseKeys = [
+        "time_to_visible_ms_p95", "placeholder_row_seconds", "stops_unfilled", "bytes_downloaded",
+        "bytes_wasted", "peak_image_memory_bytes", "main_thread_busy_ms",
+    ]
+
+    /// Seeds for the generated sweep, fixed before looking at any result.
+    static let sweepSeeds: [UInt64] = [1, 2, 3]
+
+    @Test(
+        "Step 5 is no worse than step 4 on what the user waits for and what the network carries",
+        arguments: Scenarios.all)
+    func noWorseThanStepFour(scenario: String) throws {
+        let four = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
+        let five = try SharedRuns.shared.result(.concurrency, scenario)
+        for key in Self.noWorseKeys {
+            #expect(five.metric(key) <= four.metric(key), "\(key) on \(scenario)")
+        }
+        #expect(five.metric("requests_completed") > 0)
+    }
+
+    @Test(
+        "Decoding at display size keeps peak image memory at least three times lower than step 4's",
+        arguments: Scenarios.all)
+    func memoryIsThreeTimesLower(scenario: String) throws {
+        let four = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
+        let five = try SharedRuns.shared.result(.concurrency, scenario)
+        #expect(five.metric("peak_image_memory_bytes") > 0)
+        #expect(five.metric("peak_image_memory_bytes") * 3 <= four.metric("peak_image_memory_bytes"))
+    }
+
+    @Test("Without decoding at display size, step 5 holds as much image memory as step 4")
+    func memoryGainComesFromDisplaySize() throws {
+        let four = try SharedRuns.shared.result(.cacheAndPrefetch, "course")
+        let fullSize = try Self.run("course", techniques: Techniques.all.subtracting(.decodeAtDisplaySize))
+        #expect(fullSize.metric("peak_image_memory_bytes") * 3 > four.metric("peak_image_memory_bytes"))
+    }
+
+    @Test("Step 5 never runs completion work for a cancelled task", arguments: Scenarios.all)
+    func noLateCompletions(scenario: String) throws {
+        let run = try SharedRuns.shared.result(.concurrency, scenario)
+        #expect(run.metric("late_completions") == 0)
+        #expect(run.metric("wrong_image_events") == 0)
+    }
+
+    @Test(
+        "On generated seeds of the fault-free scenarios, step 5 is no worse than step 4",
+        arguments: Scenarios.faultless, sweepSeeds)
+    func sweep(scenario: String, seed: UInt64) throws {
+        let four = try Step.cacheAndPrefetch.run(scenario, seed: seed)
+        let five = try Step.concurrency.run(scenario, seed: seed)
+        for key in [
+            "time_to_visible_ms_p95", "placeholder_row_seconds", "stops_unfilled", "main_thread_busy_ms",
+        ] {
+            #expect(five.metric(key) <= four.metric(key), "\(key) on \(scenario), seed \(seed)")
+        }
+        #expect(five.metric("peak_image_memory_bytes") * 3 <= four.metric("peak_image_memory_bytes"))
+        #expect(five.metric("wrong_image_events") == 0)
+        #expect(five.metric("late_completions") == 0)
+    }
+
+    @Test(
+        "Step 5 ends on the same screens as step 4, compared at the cell's size",
+        arguments: Scenarios.faultless)
+    func sameFinalScreenAtCellSize(scenario: String) throws {
+        let four = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
+        let five = try SharedRuns.shared.result(.concurrency, scenario)
+        #expect(five.finalScreen.rows.map(\.row) == four.finalScreen.rows.map(\.row))
+        #expect(five.finalScreen.rows.map(\.shows) == four.finalScreen.rows.map(\.shows))
+        #expect(five.finalScreen.rows.map(\.url) == four.finalScreen.rows.map(\.url))
+        var compared = 0
+        for (row4, row5) in zip(four.finalScreen.rows, five.finalScreen.rows) {
+            guard let full = row4.bitmap, let small = row5.bitmap else { continue }
+            // Step 5's poster was decoded smaller: it must not be the full-size one.
+            #expect(small.width < full.width)
+            let cell4 = full.downsampled(toFit: 56, 76)
+            let cell5 = small.downsampled(toFit: 56, 76)
+            #expect(cell4.width == cell5.width && cell4.height == cell5.height)
+            #expect(
+                Self.meanDifference(cell4, cell5) <= Self.sameAtCellSize, "row \(row4.row) on \(scenario)")
+            compared += 1
+        }
+        #expect(compared > 0)
+    }
+
+    @Test("At cell size, every other row's poster is told apart from the same poster decoded smaller")
+    func cellSizeComparisonCatchesAWrongPoster() throws {
+        let four = try SharedRuns.shared.result(.cacheAndPrefetch, "course")
+        let five = try SharedRuns.shared.result(.concurrency, "course")
+        let full = four.finalScreen.rows.compactMap(\.bitmap).map { $0.downsampled(toFit: 56, 76) }
+        let small = five.finalScreen.rows.compactMap(\.bitmap).map { $0.downsampled(toFit: 56, 76) }
+        try #require(full.count >= 2 && full.count == small.count)
+        for (i, poster) in full.enumerated() {
+            for (j, other) in small.enumerated() where i != j && poster.width == other.width {
+                #expect(Self.meanDifference(poster, other) > Self.sameAtCellSize, "rows \(i) and \(j)")
+            }
+        }
+    }
+
+    @Test("The work runs on the phone's threads: decodes and filters on the cooperative pool, never on main")
+    func workRunsOnThePool() throws {
+        let run = try SharedRuns.shared.result(.concurrency, "course")
+        let threads = Set((run.events("decode") + run.events("filter")).compactMap { $0.field("thread") })
+        #expect(!threads.isEmpty)
+        #expect(threads.allSatisfy { $0.hasPrefix("\"cooperative-pool-") })
+    }
+
+    @Test("Step 5's sources promise no Sendable the compiler cannot check")
+    func noUncheckedSendable() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/Step5Concurrency")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasSuffix(".swift")
+        }
+        #expect(files.count >= 8)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("@unchecked"), "\(file)")
+            #expect(!text.contains("nonisolated(unsafe)"), "\(file)")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Plays step 5 with only some techniques.
+    static func run(_ scenario: String, techniques: Techniques, seed: UInt64? = nil) throws -> RunResult {
+        var options = RunOptions()
+        options.scenario = scenario
+        options.seed = seed
+        return try Workbook.run(step: "Step5Concurrency", options: options, keepTrace: true) { options in
+            Step5Concurrency.StepInfo.makeApp(options, techniques: techniques)
+        }
+    }
+
+    /// The most two cell-size thumbnails of one poster may differ (mean per channel, of 255): decoding
+    /// at display size then scaling again rounds differently from scaling the full poster once.
+    static let sameAtCellSize = 6.0
+
+    /// The mean difference of the channels of two bitmaps of one size (0 to 255).
+    static func meanDifference(_ first: Bitmap, _ second: Bitmap) -> Double {
+        let total = zip(first.rgba, second.rgba).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        return Double(total) / Double(max(1, first.rgba.count))
+    }
+}
