@@ -2,7 +2,7 @@ import Foundation
 import Shared
 
 /// A step executable run as a child process, with its peak memory and wall time measured by the kernel
-/// (`wait4`'s resource usage of that one child), for the tests that bound what bad input may cost.
+/// (its `/proc` high-water mark, polled until it exits), for the tests that bound what bad input may cost.
 struct ChildProcess {
     /// How the child ended and what it cost.
     struct Outcome {
@@ -50,7 +50,11 @@ struct ChildProcess {
         // A child still running at the deadline is killed (and then fails the caller's time bound).
         var status: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &status, WNOHANG, &usage) == 0 {
+        var peakBytes = 0
+        while true {
+            // Read before reaping: the child's own high-water mark lives in its /proc entry.
+            peakBytes = max(peakBytes, Self.highWaterBytes(of: pid))
+            if wait4(pid, &status, WNOHANG, &usage) != 0 { break }
             if ContinuousClock.now - start > .seconds(deadline) { kill(pid, SIGKILL) }
             usleep(20_000)
         }
@@ -59,11 +63,27 @@ struct ChildProcess {
         let signalled = status & 0x7f
         return Outcome(
             status: signalled == 0 ? (status >> 8) & 0xff : 128 + signalled, seconds: seconds,
-            peakBytes: usage.ru_maxrss * 1024,
+            peakBytes: peakBytes,
             output: String(
                 decoding: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(), as: UTF8.self),
             errors: String(
                 decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self))
+    }
+}
+
+extension ChildProcess {
+    /// The child's peak resident memory so far (`VmHWM`), 0 once it has gone. `wait4`'s `ru_maxrss` cannot
+    /// serve: Linux carries the spawning process's own peak into the child's at `exec`, so a large test
+    /// process would be charged to every child it starts.
+    static func highWaterBytes(of pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+            return 0
+        }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+            return kilobytes * 1024
+        }
+        return 0
     }
 }
 
