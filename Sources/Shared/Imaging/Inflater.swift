@@ -497,53 +497,46 @@ enum Inflater {
         let extraBits = tables.extraBits
         // Unsigned, so that shifts bring in zeros. The bits at and above `count` may hold the next input
         // bits early (the 8-byte refill loads them); refilling ORs in the same bits again.
-        var bits = UInt64(bitBuffer)
-        var count = bitCount
+        var bits = Bits(buffer: UInt64(truncatingIfNeeded: bitBuffer), count: bitCount)
         var at = position
         var out = output.storage
         var written = output.count
         var capacity = output.capacity
         let rawSource = UnsafeRawPointer(source)
 
-        /// Takes `length` bits.
-        @inline(__always) func consume(_ length: Int) {
-            bits &>>= UInt64(length)
-            count &-= length
-        }
-
-        /// The bits of the next `length` bits (length < 64).
-        @inline(__always) func peek(_ length: Int) -> Int {
-            Int(truncatingIfNeeded: bits & ((1 &<< UInt64(length)) &- 1))
-        }
+        // The helpers below take the bit buffer as an argument rather than capturing it: a debug build
+        // checks every access to a captured variable at run time, which once cost a fifth of the tests.
 
         /// Decodes the next literal/length symbol: `symbol << 4 | length`, or -1 for no code.
-        @inline(__always) func literalEntry() -> Int {
-            let entry = Int(literalFast[Int(truncatingIfNeeded: bits & fastMask)])
+        @inline(__always) func literalEntry(_ bits: Bits) -> Int {
+            let entry = Int(literalFast[Int(truncatingIfNeeded: bits.buffer & fastMask)])
             if entry != 0 { return entry }
-            return decodeSlowly(peek(15), counts: tables.literalCounts, symbols: tables.literalSymbols)
+            return decodeSlowly(bits.peek(15), counts: tables.literalCounts, symbols: tables.literalSymbols)
         }
 
-        /// Decodes a match's length (after its symbol) and distance, and checks the distance.
-        @inline(__always) func match(_ symbol: Int) throws(PNGError.ZlibProblem) -> (
-            length: Int, distance: Int
-        ) {
+        /// Decodes a match's length (after its symbol) and distance, and checks the distance against the
+        /// bytes written so far.
+        @inline(__always) func match(_ symbol: Int, _ bits: inout Bits, written: Int) throws(PNGError
+            .ZlibProblem)
+            -> (length: Int, distance: Int)
+        {
             let lengthIndex = symbol &- 257
             guard lengthIndex < 29 else { throw .badHuffmanTable }
             let lengthExtra = extraBits[lengthIndex]
-            let length = bases[lengthIndex] &+ peek(lengthExtra)
-            consume(lengthExtra)
-            var distanceEntry = Int(distanceFast[Int(truncatingIfNeeded: bits & fastMask)])
+            let length = bases[lengthIndex] &+ bits.peek(lengthExtra)
+            bits.consume(lengthExtra)
+            var distanceEntry = Int(distanceFast[Int(truncatingIfNeeded: bits.buffer & fastMask)])
             if distanceEntry == 0 {
                 distanceEntry = decodeSlowly(
-                    peek(15), counts: tables.distanceCounts, symbols: tables.distanceSymbols)
+                    bits.peek(15), counts: tables.distanceCounts, symbols: tables.distanceSymbols)
                 if distanceEntry < 0 { throw .badHuffmanTable }
             }
-            consume(distanceEntry & 15)
+            bits.consume(distanceEntry & 15)
             let distanceSymbol = distanceEntry &>> 4
             guard distanceSymbol < 30 else { throw .badHuffmanTable }
             let distanceExtra = extraBits[29 &+ distanceSymbol]
-            let distance = bases[29 &+ distanceSymbol] &+ peek(distanceExtra)
-            consume(distanceExtra)
+            let distance = bases[29 &+ distanceSymbol] &+ bits.peek(distanceExtra)
+            bits.consume(distanceExtra)
             guard distance <= written else { throw .distanceTooFarBack }
             return (length, distance)
         }
@@ -552,13 +545,13 @@ enum Inflater {
         while end &- at >= 8 && capacity &- written >= 258 {
             // One refill gives at least 56 bits: enough for a match's 48 (15 + 5 + 15 + 13).
             let word = UInt64(littleEndian: rawSource.loadUnaligned(fromByteOffset: at, as: UInt64.self))
-            bits |= word &<< UInt64(count)
-            at &+= (63 &- count) &>> 3
-            count |= 56
+            bits.buffer |= word &<< UInt64(bits.count)
+            at &+= (63 &- bits.count) &>> 3
+            bits.count |= 56
 
-            let entry = literalEntry()
+            let entry = literalEntry(bits)
             if entry < 0 { throw .badHuffmanTable }
-            consume(entry & 15)
+            bits.consume(entry & 15)
             let symbol = entry &>> 4
             if symbol < 256 {
                 out[written] = UInt8(truncatingIfNeeded: symbol)
@@ -567,9 +560,9 @@ enum Inflater {
                 // holds (at most 10 bits each) fit before the next refill.
                 var more = 0
                 while more < 3 {
-                    let next = Int(literalFast[Int(truncatingIfNeeded: bits & fastMask)])
+                    let next = Int(literalFast[Int(truncatingIfNeeded: bits.buffer & fastMask)])
                     guard next != 0, next &>> 4 < 256 else { break }
-                    consume(next & 15)
+                    bits.consume(next & 15)
                     out[written] = UInt8(truncatingIfNeeded: next &>> 4)
                     written &+= 1
                     more &+= 1
@@ -577,13 +570,13 @@ enum Inflater {
                 continue
             }
             if symbol == 256 {
-                bitBuffer = Int(truncatingIfNeeded: bits & ((1 &<< UInt64(count)) &- 1))
-                bitCount = count
+                bitBuffer = bits.remaining
+                bitCount = bits.count
                 position = at
                 output.count = written
                 return
             }
-            let (length, distance) = try match(symbol)
+            let (length, distance) = try match(symbol, &bits, written: written)
             let target = out + written
             let from = target - distance
             if distance >= 8 {
@@ -614,20 +607,20 @@ enum Inflater {
         // The careful loop.
         while true {
             // One refill covers the longest symbol: 15 + 5 + 15 + 13 = 48 bits.
-            if count < 48 {
-                while count <= 55 {
-                    if at < end { bits |= UInt64(source[at]) &<< UInt64(count) }
+            if bits.count < 48 {
+                while bits.count <= 55 {
+                    if at < end { bits.buffer |= UInt64(source[at]) &<< UInt64(bits.count) }
                     at += 1
-                    count += 8
+                    bits.count += 8
                 }
-                if at > end && (at - end) * 8 > count {
+                if at > end && (at - end) * 8 > bits.count {
                     // Bits already consumed came from past the end of the input.
                     throw .endedEarly
                 }
             }
-            let entry = literalEntry()
+            let entry = literalEntry(bits)
             if entry < 0 { throw .badHuffmanTable }
-            consume(entry & 15)
+            bits.consume(entry & 15)
             let symbol = entry &>> 4
 
             if symbol < 256 {
@@ -642,7 +635,7 @@ enum Inflater {
                 continue
             }
             if symbol == 256 { break }
-            let (length, distance) = try match(symbol)
+            let (length, distance) = try match(symbol, &bits, written: written)
             if length > capacity - written {
                 output.count = written
                 try output.reserve(length)
@@ -662,10 +655,32 @@ enum Inflater {
             }
             written += length
         }
-        if at > end && (at - end) * 8 > count { throw .endedEarly }
-        bitBuffer = Int(truncatingIfNeeded: bits & ((1 &<< UInt64(count)) &- 1))
-        bitCount = count
+        if at > end && (at - end) * 8 > bits.count { throw .endedEarly }
+        bitBuffer = bits.remaining
+        bitCount = bits.count
         position = at
         output.count = written
+    }
+
+    /// The bit buffer of `inflateCodes`: bits taken from the input, least significant first.
+    private struct Bits {
+        /// The bits; at and above `count` it may already hold the next input bits.
+        var buffer: UInt64
+        /// How many of the low bits are valid.
+        var count: Int
+
+        /// The next `length` bits (length < 64), not taken.
+        @inline(__always) func peek(_ length: Int) -> Int {
+            Int(truncatingIfNeeded: buffer & ((1 &<< UInt64(length)) &- 1))
+        }
+
+        /// Takes `length` bits.
+        @inline(__always) mutating func consume(_ length: Int) {
+            buffer &>>= UInt64(length)
+            count &-= length
+        }
+
+        /// The valid bits alone, as the callers keep them between blocks.
+        var remaining: Int { Int(truncatingIfNeeded: buffer & ((1 &<< UInt64(count)) &- 1)) }
     }
 }
