@@ -13,8 +13,14 @@ struct WalkthroughTests {
         let blocks = WalkthroughBlocks.blocks(in: lines)
         #expect(blocks.count >= 4, "Walkthrough.md should quote its runs in generated blocks")
         let recording = ProcessInfo.processInfo.environment["WORKBOOK_RECORD"] == "1"
-        for block in blocks.reversed() {
-            let fresh = try WalkthroughBlocks.generateWithFiles(block.directive)
+        // The blocks' runs are independent (and shared through the run caches), so they are made side by
+        // side: this test is the suite's longest, and made one after another it ran alone at the end.
+        let made = ResultsByIndex<WalkthroughBlocks.Generated>(count: blocks.count)
+        DispatchQueue.concurrentPerform(iterations: blocks.count) { index in
+            made.set(index, Result { try WalkthroughBlocks.generateWithFiles(blocks[index].directive) })
+        }
+        for (index, block) in blocks.enumerated().reversed() {
+            let fresh = try made.get(index)
             if recording {
                 lines.replaceSubrange(block.bodyLines, with: fresh.body.components(separatedBy: "\n"))
             } else {
@@ -59,5 +65,27 @@ struct WalkthroughTests {
             commands += 1
         }
         #expect(commands >= 12)
+    }
+}
+
+/// Results made on several threads, one slot each.
+private final class ResultsByIndex<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<Value, any Error>?]
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ result: Result<Value, any Error>) {
+        lock.withLock { slots[index] = result }
+    }
+
+    /// The value made for a slot, or the error its making threw.
+    func get(_ index: Int) throws -> Value {
+        guard let result = lock.withLock({ slots[index] }) else {
+            throw WorkbookError.badInput("walkthrough: block \(index) was not made")
+        }
+        return try result.get()
     }
 }
