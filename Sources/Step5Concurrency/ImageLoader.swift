@@ -21,6 +21,8 @@ actor ImageLoader {
 
     /// Every load in progress, by URL.
     private var loadsInProgress: [URL: Load] = [:]
+    /// What cancelled downloads received, by URL: the next download of the URL asks only for the rest.
+    private var resumeData: [URL: ResumeData] = [:]
     private var nextNumber = 0
 
     /// One URL's load and the rows waiting for it.
@@ -138,7 +140,8 @@ actor ImageLoader {
         while true {
             try await downloadSlots.acquire(underWay: retries > 0)
             do {
-                let data = try await network.data(from: url)
+                let data = try await network.data(
+                    from: url, resumeData: await takeResumeData(for: url), keepResumeData: keepResumeData)
                 await downloadSlots.release()
                 return data
             } catch {
@@ -152,6 +155,23 @@ actor ImageLoader {
                 retries += 1
             }
         }
+    }
+
+    /// Where a cancelled transfer leaves what it received (nil without resumable downloads): the session
+    /// calls it on its own thread, so the bytes come to the actor in a task.
+    private nonisolated var keepResumeData: (@Sendable (ResumeData) -> Void)? {
+        guard techniques.contains(.resumableDownloads) else { return nil }
+        return { [executor] partial in
+            Task(executorPreference: executor) { await self.keep(partial) }
+        }
+    }
+
+    private func keep(_ partial: ResumeData) {
+        resumeData[partial.url] = partial
+    }
+
+    private func takeResumeData(for url: URL) -> ResumeData? {
+        resumeData.removeValue(forKey: url)
     }
 
     private nonisolated func decode(_ data: Data) -> Image? {
