@@ -17,7 +17,8 @@ actor ImageLoader {
     private let network = AsyncNetwork()
     private let clock: PhoneClock
     private let diskCache: DiskCache
-    private let downloadSlots: DownloadSlots
+    /// The line of loads waiting for one of a few download slots.
+    private var downloadSlots: DownloadSlots
 
     /// Every load in progress, by URL.
     private var loadsInProgress: [URL: Load] = [:]
@@ -43,17 +44,20 @@ actor ImageLoader {
         self.displayPixels = displayPixels
         self.diskCache = diskCache
         self.clock = clock
-        downloadSlots = DownloadSlots(limit: concurrency, executor: executor)
+        downloadSlots = DownloadSlots(limit: concurrency)
     }
 
     /// The filtered poster for a URL. Joins the URL's load if one is under way; cancelling the calling
     /// task gives up this caller's wish, and the load stops when nobody else wants it.
     func image(for url: URL) async throws -> Image {
-        guard techniques.contains(.coalescing) else { return try await loadImage(from: url) }
         try Task.checkCancellation()
         nextNumber += 1
         let number = nextNumber
         let priority = Task.currentPriority
+        guard techniques.contains(.coalescing) else {
+            downloadSlots.enqueue(number, priority: priority)
+            return try await loadImage(from: url, ticket: number)
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 join(url, number: number, priority: priority, continuation)
@@ -68,14 +72,18 @@ actor ImageLoader {
     ) {
         if let load = loadsInProgress[url] {
             load.waiters[number] = continuation
+            // A visible row moves a prefetch's load up the line.
+            downloadSlots.raise(load.number, to: priority)
             return
         }
         let load = Load(number: number)
         load.waiters[number] = continuation
         loadsInProgress[url] = load
+        // The load takes its place in the download line now, in the order the rows asked.
+        downloadSlots.enqueue(number, priority: priority)
         load.task = Task(executorPreference: executor, priority: priority) {
             do {
-                let image = try await self.loadImage(from: url)
+                let image = try await self.loadImage(from: url, ticket: number)
                 await self.finish(url, load: number, with: .success(image))
             } catch {
                 await self.finish(url, load: number, with: .failure(error))
@@ -91,6 +99,7 @@ actor ImageLoader {
         waiter.resume(throwing: CancellationError())
         if load.waiters.isEmpty {
             loadsInProgress[url] = nil
+            downloadSlots.leave(load.number)
             load.task?.cancel()
         }
     }
@@ -106,46 +115,96 @@ actor ImageLoader {
 
     /// Holds every download not yet started while the user scrolls, as step 4 suspends its queues.
     nonisolated func suspendDownloads(_ suspended: Bool) {
-        Task(executorPreference: executor) { await self.downloadSlots.setSuspended(suspended) }
+        Task(executorPreference: executor) { await self.setSuspended(suspended) }
+    }
+
+    private func setSuspended(_ suspended: Bool) {
+        downloadSlots.setSuspended(suspended)
+    }
+
+    /// Waits until the download line hands this load a slot; throws `CancellationError` if the task is
+    /// cancelled first (the load then leaves the line).
+    private func acquireSlot(_ ticket: Int) async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                _ = downloadSlots.arrive(ticket, continuation)
+            }
+        } onCancel: {
+            Task(executorPreference: executor) { await self.leaveLine(ticket) }
+        }
+    }
+
+    private func leaveLine(_ ticket: Int) {
+        downloadSlots.leave(ticket)
+    }
+
+    private func releaseSlot() {
+        downloadSlots.release()
+    }
+
+    /// Puts a load back in the line (its disk file was damaged: it needs the network after all).
+    private func enqueueAgain(_ ticket: Int, priority: TaskPriority) {
+        downloadSlots.enqueue(ticket, priority: priority)
     }
 
     /// Step 4's two operations as one function: the disk cache, else the network (with retries), then
-    /// the decode and the sepia filter, checking for cancellation between the steps.
-    nonisolated func loadImage(from url: URL) async throws -> Image {
-        try Task.checkCancellation()
-        // The disk cache first: a hit costs a file read and a decode, no network at all.
-        if techniques.contains(.diskCache), let cachedData = await diskCache.data(for: url) {
-            if let cachedImage = decode(cachedData) {
-                Instruments.diskCacheHit()
+    /// the decode and the sepia filter, checking for cancellation between the steps. `ticket` is the
+    /// load's place in the download line.
+    nonisolated func loadImage(from url: URL, ticket: Int) async throws -> Image {
+        var looksOnDisk = techniques.contains(.diskCache)
+        while true {
+            // A download slot first, as step 4's download operation looks in the disk cache too: loads
+            // start in the order they were asked for, however long each one's disk lookup takes.
+            do {
                 try Task.checkCancellation()
-                return cachedImage.applyingSepia(intensity: 0.8)
+                try await acquireSlot(ticket)
+            } catch {
+                await leaveLine(ticket)
+                throw error
             }
-            // A file that does not decode is a miss: drop it and download again.
-            await diskCache.removeData(for: url)
+            let fetched: (data: Data, fromDisk: Bool)
+            do {
+                fetched = try await fetchData(url, looksOnDisk: looksOnDisk)
+            } catch {
+                await releaseSlot()
+                throw error
+            }
+            await releaseSlot()
+            try Task.checkCancellation()
+            guard let image = decode(fetched.data) else {
+                guard fetched.fromDisk else { throw LoadError.notAnImage }
+                // A file that does not decode is a miss: drop it and download again.
+                await diskCache.removeData(for: url)
+                looksOnDisk = false
+                await enqueueAgain(ticket, priority: Task.currentPriority)
+                continue
+            }
+            if fetched.fromDisk {
+                Instruments.diskCacheHit()
+            } else if techniques.contains(.diskCache) {
+                await diskCache.store(fetched.data, for: url)
+            }
+            try Task.checkCancellation()
+            return image.applyingSepia(intensity: 0.8)
         }
-        let imageData = try await download(url)
-        try Task.checkCancellation()
-        guard let downloadedImage = decode(imageData) else { throw LoadError.notAnImage }
-        if techniques.contains(.diskCache) {
-            await diskCache.store(imageData, for: url)
-        }
-        try Task.checkCancellation()
-        return downloadedImage.applyingSepia(intensity: 0.8)
     }
 
-    /// Downloads through a free download slot; a transient failure is tried again after a pause that
-    /// doubles each time, while a 404 or an invalid URL is final at once.
-    nonisolated func download(_ url: URL) async throws -> Data {
+    /// A URL's bytes from the disk cache, else from the network; a transient failure is tried again
+    /// after a pause that doubles each time (the slot stays held, as a retrying operation holds its
+    /// queue's), while a 404 or an invalid URL is final at once.
+    nonisolated func fetchData(_ url: URL, looksOnDisk: Bool) async throws -> (data: Data, fromDisk: Bool) {
+        // The disk cache first: a hit costs a file read and a decode, no network at all.
+        if looksOnDisk, let cachedData = await diskCache.data(for: url) {
+            return (cachedData, true)
+        }
         var retries = 0
         while true {
-            try await downloadSlots.acquire(underWay: retries > 0)
+            try Task.checkCancellation()
             do {
                 let data = try await network.data(
                     from: url, resumeData: await takeResumeData(for: url), keepResumeData: keepResumeData)
-                await downloadSlots.release()
-                return data
+                return (data, false)
             } catch {
-                await downloadSlots.release()
                 guard techniques.contains(.retries), let failure = error as? NetworkError,
                     failure.isTransient,
                     retries < Self.maximumRetries
