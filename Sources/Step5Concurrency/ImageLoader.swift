@@ -19,6 +19,14 @@ actor ImageLoader {
     private let diskCache: DiskCache
     /// The line of loads waiting for one of a few download slots.
     private var downloadSlots: DownloadSlots
+    /// The line of loads waiting to decode and filter, a few at a time, as Nuke's processing queue: it
+    /// bounds the pictures half made at once (a decoded one and its filtered copy each).
+    private var processingSlots = DownloadSlots(limit: 1)
+
+    /// Which line a load waits in.
+    private enum Line {
+        case download, processing
+    }
 
     /// Every load in progress, by URL.
     private var loadsInProgress: [URL: Load] = [:]
@@ -124,27 +132,34 @@ actor ImageLoader {
 
     /// Waits until the download line hands this load a slot; throws `CancellationError` if the task is
     /// cancelled first (the load then leaves the line).
-    private func acquireSlot(_ ticket: Int) async throws {
+    private func acquireSlot(_ ticket: Int, in line: Line = .download) async throws {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                _ = downloadSlots.arrive(ticket, continuation)
+                _ = withSlots(line) { $0.arrive(ticket, continuation) }
             }
         } onCancel: {
-            Task(executorPreference: executor) { await self.leaveLine(ticket) }
+            Task(executorPreference: executor) { await self.leaveLine(ticket, line) }
         }
     }
 
-    private func leaveLine(_ ticket: Int) {
-        downloadSlots.leave(ticket)
+    private func leaveLine(_ ticket: Int, _ line: Line = .download) {
+        withSlots(line) { $0.leave(ticket) }
     }
 
-    private func releaseSlot() {
-        downloadSlots.release()
+    private func releaseSlot(in line: Line = .download) {
+        withSlots(line) { $0.release() }
     }
 
-    /// Puts a load back in the line (its disk file was damaged: it needs the network after all).
-    private func enqueueAgain(_ ticket: Int, priority: TaskPriority) {
-        downloadSlots.enqueue(ticket, priority: priority)
+    /// Puts a load (back) in a line.
+    private func enqueue(_ ticket: Int, priority: TaskPriority, in line: Line) {
+        withSlots(line) { $0.enqueue(ticket, priority: priority) }
+    }
+
+    private func withSlots<T>(_ line: Line, _ body: (inout DownloadSlots) -> T) -> T {
+        switch line {
+        case .download: body(&downloadSlots)
+        case .processing: body(&processingSlots)
+        }
     }
 
     /// Step 4's two operations as one function: the disk cache, else the network (with retries), then
@@ -171,12 +186,12 @@ actor ImageLoader {
             }
             await releaseSlot()
             try Task.checkCancellation()
-            guard let image = decode(fetched.data) else {
+            guard let image = try await decodeAndFilter(fetched.data, ticket: ticket) else {
                 guard fetched.fromDisk else { throw LoadError.notAnImage }
                 // A file that does not decode is a miss: drop it and download again.
                 await diskCache.removeData(for: url)
                 looksOnDisk = false
-                await enqueueAgain(ticket, priority: Task.currentPriority)
+                await enqueue(ticket, priority: Task.currentPriority, in: .download)
                 continue
             }
             if fetched.fromDisk {
@@ -184,9 +199,25 @@ actor ImageLoader {
             } else if techniques.contains(.diskCache) {
                 await diskCache.store(fetched.data, for: url)
             }
-            try Task.checkCancellation()
-            return image.applyingSepia(intensity: 0.8)
+            return image
         }
+    }
+
+    /// Decodes the bytes and applies the sepia filter, in a processing slot; nil when they are not a
+    /// picture.
+    nonisolated func decodeAndFilter(_ data: Data, ticket: Int) async throws -> Image? {
+        await enqueue(ticket, priority: Task.currentPriority, in: .processing)
+        do {
+            try Task.checkCancellation()
+            try await acquireSlot(ticket, in: .processing)
+        } catch {
+            await leaveLine(ticket, .processing)
+            throw error
+        }
+        let filtered = decode(data).map { Task.isCancelled ? $0 : $0.applyingSepia(intensity: 0.8) }
+        await releaseSlot(in: .processing)
+        try Task.checkCancellation()
+        return filtered
     }
 
     /// A URL's bytes from the disk cache, else from the network; a transient failure is tried again
