@@ -48,6 +48,18 @@ final class ListViewController: TableViewController {
 
     override func didReceiveMemoryWarning() {
         super.didReceiveMemoryWarning()
+        guard configuration.keepsOnScreenPostersOnMemoryWarning else {
+            // The article's way: empty the cache and give every load up; visible rows wait for the next stop.
+            imageCache.removeAll(keeping: [])
+            cancelPrefetching()
+            for url in loadsInProgress.keys.sorted(by: { $0.absoluteString < $1.absoluteString }) {
+                for load in loadsInProgress[url] ?? [] {
+                    load.cell?.imageLoad = nil
+                    load.cancel()
+                }
+            }
+            return
+        }
         // Keep only the posters on screen; the disk still has the rest.
         let onScreen = (tableView.indexPathsForVisibleRows ?? []).compactMap { movies[$0.row].url }
         imageCache.removeAll(keeping: Set(onScreen))
@@ -172,7 +184,7 @@ final class ListViewController: TableViewController {
     func finishLoads(for url: URL, with image: Image?) {
         if let image {
             imageCache.setImage(image, forKey: url)
-        } else {
+        } else if configuration.remembersFailedURLs {
             failedURLs.insert(url)
         }
         for load in loadsInProgress.removeValue(forKey: url) ?? [] {
@@ -204,6 +216,9 @@ final class ListViewController: TableViewController {
         // The user is looking for something: hold all work until the table stops. Prefetches already
         // flowing go on; those for rows that leave the prefetch window are given up at the next stop.
         suspendAllOperations()
+        if !configuration.cancelsOnlyRowsLeavingWindow {
+            cancelPrefetching()
+        }
     }
 
     override func scrollViewDidEndDragging(_ scrollView: TableView, willDecelerate decelerate: Bool) {

@@ -7,6 +7,9 @@ public enum Technique: String, CaseIterable, Sendable, Comparable {
     case resumeDownloads = "resume-downloads"
     case prefetch
     case extraConcurrency = "extra-concurrency"
+    case windowedCancel = "windowed-cancel"
+    case keepOnScreen = "keep-on-screen"
+    case rememberFailures = "remember-failures"
 
     public static func < (lhs: Technique, rhs: Technique) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
