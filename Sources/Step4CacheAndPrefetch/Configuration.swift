@@ -16,6 +16,8 @@ struct Configuration {
     var isResumingDownloads = true
     /// Load the rows just past the screen while the table is still.
     var isPrefetchingEnabled = true
+    /// Read a poster already on disk as soon as its row appears, even mid-scroll: no network is involved.
+    var isReadingDiskWhileScrolling = true
     /// Give up, at each stop, only the prefetches of rows that left the prefetch window (as UIKit's
     /// `cancelPrefetchingForRowsAt`); without it, every prefetch is given up when a drag begins, as in
     /// the prefetching article.
@@ -40,6 +42,7 @@ struct Configuration {
             case .cancelOnReuse: isCancelOnReuseEnabled = false
             case .resumeDownloads: isResumingDownloads = false
             case .prefetch: isPrefetchingEnabled = false
+            case .diskWhileScrolling: isReadingDiskWhileScrolling = false
             case .extraConcurrency: maxConcurrentOperationCount = 1
             case .windowedCancel: cancelsOnlyRowsLeavingWindow = false
             case .keepOnScreen: keepsOnScreenPostersOnMemoryWarning = false

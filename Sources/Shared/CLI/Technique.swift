@@ -6,6 +6,7 @@ public enum Technique: String, CaseIterable, Sendable, Comparable {
     case cancelOnReuse = "cancel-on-reuse"
     case resumeDownloads = "resume-downloads"
     case prefetch
+    case diskWhileScrolling = "disk-while-scrolling"
     case extraConcurrency = "extra-concurrency"
     case windowedCancel = "windowed-cancel"
     case keepOnScreen = "keep-on-screen"
