@@ -277,6 +277,7 @@ struct ProgressionTests {
             (.oneLoadPerURL, "mix-up", "duplicate_downloads"),
             (.cancelOnReuse, "mix-up", "wrong_image_events"),
             (.prefetch, "reading", "placeholder_row_seconds"),
+            (.diskWhileScrolling, "long-fling", "placeholder_row_seconds"),
             (.extraConcurrency, "course", "time_to_visible_ms_p95"),
         ])
     func eachTechniqueEarnsItsPlace(technique: Technique, scenario: String, worse key: String) throws {
