@@ -41,6 +41,11 @@ actor DiskCache {
         return Data(body)
     }
 
+    /// Whether a URL has a file (free: no read), so a row scrolling by can be filled from disk.
+    nonisolated func containsData(for url: URL) -> Bool {
+        Disk.shared.fileExists(at: fileURL(for: url))
+    }
+
     /// Marks a file read as used; false when the cache is off (its files are not to be trusted).
     private func markRead(_ name: String, size: Int) -> Bool {
         guard !isOff else { return false }

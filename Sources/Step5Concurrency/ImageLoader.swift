@@ -16,7 +16,7 @@ actor ImageLoader {
     nonisolated let displayPixels: (width: Int, height: Int)
     private let network = AsyncNetwork()
     private let clock: PhoneClock
-    private let diskCache: DiskCache
+    private nonisolated let diskCache: DiskCache
     /// The line of loads waiting for one of a few download slots.
     private var downloadSlots: DownloadSlots
     /// The line of loads waiting to decode and filter, a few at a time, as Nuke's processing queue: it
@@ -121,6 +121,11 @@ actor ImageLoader {
         }
     }
 
+    /// Whether a URL's poster is in the disk cache (a free check, on the caller's thread).
+    nonisolated func isOnDisk(_ url: URL) -> Bool {
+        techniques.contains(.diskCache) && diskCache.containsData(for: url)
+    }
+
     /// Holds every download not yet started while the user scrolls, as step 4 suspends its queues.
     nonisolated func suspendDownloads(_ suspended: Bool) {
         Task(executorPreference: executor) { await self.setSuspended(suspended) }
@@ -168,36 +173,43 @@ actor ImageLoader {
     nonisolated func loadImage(from url: URL, ticket: Int) async throws -> Image {
         var looksOnDisk = techniques.contains(.diskCache)
         while true {
-            // A download slot first, as step 4's download operation looks in the disk cache too: loads
-            // start in the order they were asked for, however long each one's disk lookup takes.
-            do {
+            try Task.checkCancellation()
+            // A poster on disk needs no network, so no download slot: it is read at once, even while the
+            // downloads are held (the user scrolls).
+            if looksOnDisk, diskCache.containsData(for: url), let cachedData = await diskCache.data(for: url)
+            {
+                await leaveLine(ticket)
                 try Task.checkCancellation()
+                if let image = try await decodeAndFilter(cachedData, ticket: ticket) {
+                    Instruments.diskCacheHit()
+                    return image
+                }
+                // A file that does not decode is a miss: drop it and download again.
+                await diskCache.removeData(for: url)
+                await enqueue(ticket, priority: Task.currentPriority, in: .download)
+            }
+            looksOnDisk = false
+            // Otherwise a download slot, in the order the loads were asked for.
+            do {
                 try await acquireSlot(ticket)
             } catch {
                 await leaveLine(ticket)
                 throw error
             }
-            let fetched: (data: Data, fromDisk: Bool)
+            let imageData: Data
             do {
-                fetched = try await fetchData(url, looksOnDisk: looksOnDisk)
+                imageData = try await download(url)
             } catch {
                 await releaseSlot()
                 throw error
             }
             await releaseSlot()
             try Task.checkCancellation()
-            guard let image = try await decodeAndFilter(fetched.data, ticket: ticket) else {
-                guard fetched.fromDisk else { throw LoadError.notAnImage }
-                // A file that does not decode is a miss: drop it and download again.
-                await diskCache.removeData(for: url)
-                looksOnDisk = false
-                await enqueue(ticket, priority: Task.currentPriority, in: .download)
-                continue
+            guard let image = try await decodeAndFilter(imageData, ticket: ticket) else {
+                throw LoadError.notAnImage
             }
-            if fetched.fromDisk {
-                Instruments.diskCacheHit()
-            } else if techniques.contains(.diskCache) {
-                await diskCache.store(fetched.data, for: url)
+            if techniques.contains(.diskCache) {
+                await diskCache.store(imageData, for: url)
             }
             return image
         }
@@ -220,21 +232,17 @@ actor ImageLoader {
         return filtered
     }
 
-    /// A URL's bytes from the disk cache, else from the network; a transient failure is tried again
-    /// after a pause that doubles each time (the slot stays held, as a retrying operation holds its
-    /// queue's), while a 404 or an invalid URL is final at once.
-    nonisolated func fetchData(_ url: URL, looksOnDisk: Bool) async throws -> (data: Data, fromDisk: Bool) {
-        // The disk cache first: a hit costs a file read and a decode, no network at all.
-        if looksOnDisk, let cachedData = await diskCache.data(for: url) {
-            return (cachedData, true)
-        }
+    /// Downloads a URL's bytes; a transient failure is tried again after a pause that doubles each time
+    /// (the slot stays held, as a retrying operation holds its queue's), while a 404 or an invalid URL is
+    /// final at once.
+    nonisolated func download(_ url: URL) async throws -> Data {
         var retries = 0
         while true {
             try Task.checkCancellation()
             do {
                 let data = try await network.data(
                     from: url, resumeData: await takeResumeData(for: url), keepResumeData: keepResumeData)
-                return (data, false)
+                return data
             } catch {
                 guard techniques.contains(.retries), let failure = error as? NetworkError,
                     failure.isTransient,

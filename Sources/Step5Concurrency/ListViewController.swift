@@ -19,7 +19,7 @@ final class ListViewController: TableViewController {
         tableView: tableView,
         // Filtered posters in memory: about 25 of them, as many as step 4's 5 MB holds at full size.
         imageCache: ImageCache(
-            totalCostLimit: techniques.contains(.decodeAtDisplaySize) ? 1_700_000 : 5_000_000))
+            totalCostLimit: techniques.contains(.decodeAtDisplaySize) ? 1_650_000 : 5_000_000))
     var imageCache: ImageCache { display.imageCache }
     /// URLs that failed in this launch: not tried again until the next one.
     var failedURLs: Set<URL> { display.failedURLs }
@@ -106,8 +106,11 @@ final class ListViewController: TableViewController {
         }
         cell.imageView.image = Image.placeholder
         indicator.startAnimating()
-        // Only start work while the table is still; scrolling rows may never be looked at.
+        // Only start work while the table is still; scrolling rows may never be looked at. A poster
+        // already on disk costs no network, so it is read even mid-scroll.
         if !tableView.isDragging && !tableView.isDecelerating {
+            startLoad(for: cell, url: url, at: indexPath)
+        } else if techniques.contains(.diskWhileScrolling), imageLoader.isOnDisk(url) {
             startLoad(for: cell, url: url, at: indexPath)
         }
         return cell

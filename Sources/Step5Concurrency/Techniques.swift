@@ -21,9 +21,13 @@ struct Techniques: OptionSet, Sendable {
     /// rest (a range request), when the server serves ranges.
     static let resumableDownloads = Techniques(rawValue: 1 << 6)
 
+    /// A row that appears mid-scroll with its poster on disk is filled from there at once (no network,
+    /// so nothing to hold); without it, it waits for the table to stop, as every other row.
+    static let diskWhileScrolling = Techniques(rawValue: 1 << 7)
+
     /// What the step uses.
     static let all: Techniques = [
         .decodeAtDisplaySize, .coalescing, .retries, .diskCache, .prefetch, .prefetchWindow,
-        .resumableDownloads,
+        .resumableDownloads, .diskWhileScrolling,
     ]
 }
