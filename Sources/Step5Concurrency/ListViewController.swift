@@ -19,7 +19,7 @@ final class ListViewController: TableViewController {
         tableView: tableView,
         // Filtered posters in memory: about 25 of them, as many as step 4's 5 MB holds at full size.
         imageCache: ImageCache(
-            totalCostLimit: techniques.contains(.decodeAtDisplaySize) ? 1_650_000 : 5_000_000))
+            totalCostLimit: techniques.contains(.decodeAtDisplaySize) ? 1_450_000 : 5_000_000))
     var imageCache: ImageCache { display.imageCache }
     /// URLs that failed in this launch: not tried again until the next one.
     var failedURLs: Set<URL> { display.failedURLs }
