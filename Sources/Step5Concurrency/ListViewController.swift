@@ -148,6 +148,10 @@ final class ListViewController: TableViewController {
         }
     }
 
+    nonisolated override func scrollViewDidScroll(_ scrollView: TableView) {
+        PhoneMainActor.assumeIsolated(self) { controller in controller.cancelPrefetchingOutsideWindow() }
+    }
+
     nonisolated override func scrollViewDidEndDragging(
         _ scrollView: TableView, willDecelerate decelerate: Bool
     ) {
@@ -253,6 +257,19 @@ final class ListViewController: TableViewController {
     /// A row's prefetch ended.
     func prefetchEnded(row: Int) {
         prefetchTasks[row] = nil
+    }
+
+    /// As the table scrolls, cancels the prefetch of each row that is no longer within
+    /// `prefetchDistance` rows of the screen: a drag toward it keeps it (it is about to show), a drag
+    /// away or a fling past it ends it at once, not at the next stop.
+    func cancelPrefetchingOutsideWindow() {
+        guard !prefetchTasks.isEmpty, let visible = tableView.indexPathsForVisibleRows,
+            let first = visible.first?.row, let last = visible.last?.row
+        else { return }
+        let window = (first - prefetchDistance)...(last + prefetchDistance)
+        for row in prefetchTasks.keys.sorted() where !window.contains(row) {
+            prefetchTasks.removeValue(forKey: row)?.cancel()
+        }
     }
 
     /// Gives up every prefetch that has not finished.
