@@ -14,8 +14,9 @@ struct Techniques: OptionSet, Sendable {
     /// The next rows are loaded at low priority while the table is still.
     static let prefetch = Techniques(rawValue: 1 << 4)
 
-    /// A touch-down keeps the prefetches; at the next stop only those of rows that left the window
-    /// around the screen are cancelled. Without it, every prefetch is cancelled when a drag begins.
+    /// A touch-down keeps the prefetches; each is cancelled when its row leaves the window around the
+    /// screen as the table scrolls. Without it, every prefetch is cancelled when a drag begins. Measured
+    /// and left out: on the built-in scenarios it fills no row sooner, and moves a few more bytes.
     static let prefetchWindow = Techniques(rawValue: 1 << 5)
     /// A cancelled download keeps the bytes it received; the next request for the URL asks only for the
     /// rest (a range request), when the server serves ranges.
@@ -27,7 +28,7 @@ struct Techniques: OptionSet, Sendable {
 
     /// What the step uses.
     static let all: Techniques = [
-        .decodeAtDisplaySize, .coalescing, .retries, .diskCache, .prefetch, .prefetchWindow,
-        .resumableDownloads, .diskWhileScrolling,
+        .decodeAtDisplaySize, .coalescing, .retries, .diskCache, .prefetch, .resumableDownloads,
+        .diskWhileScrolling,
     ]
 }

@@ -33,9 +33,14 @@ enum Step5Ablation {
             name: "prefetch", technique: .prefetch, scenario: "reading",
             keys: ["time_to_visible_ms_p95", "placeholder_row_seconds", "bytes_wasted"]),
         Entry(
-            name: "direction-aware prefetch (put in)", technique: .directionAwarePrefetch,
-            scenario: "long-fling", keys: ["bytes_downloaded", "bytes_wasted", "placeholder_row_seconds"],
-            isLeftOut: true),
+            name: "prefetch window (put in)", technique: .prefetchWindow, scenario: "slow-reuse",
+            keys: ["bytes_downloaded", "bytes_wasted", "placeholder_row_seconds"], isLeftOut: true),
+        Entry(
+            name: "resumable downloads", technique: .resumableDownloads, scenario: "slow-reuse",
+            keys: ["bytes_downloaded", "bytes_wasted"]),
+        Entry(
+            name: "disk reads while scrolling", technique: .diskWhileScrolling, scenario: "long-fling",
+            keys: ["placeholder_row_seconds", "disk_cache_hits"]),
     ]
 
     /// The Markdown table, from fresh runs.
