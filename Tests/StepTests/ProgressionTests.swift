@@ -272,7 +272,7 @@ struct ProgressionTests {
     @Test(
         "Each of step 4's techniques buys what the chapter credits it with",
         arguments: [
-            (Technique.memoryCache, "course", "placeholder_row_seconds"),
+            (Technique.memoryCache, "course", "decodes"),
             (.diskCache, "relaunch", "requests_started"),
             (.oneLoadPerURL, "mix-up", "duplicate_downloads"),
             (.cancelOnReuse, "mix-up", "wrong_image_events"),
