@@ -21,7 +21,7 @@ enum Step5Ablation {
             name: "decode at display size", technique: .decodeAtDisplaySize, scenario: "course",
             keys: ["peak_image_memory_bytes", "main_thread_busy_ms"]),
         Entry(
-            name: "one load per URL", technique: .coalescing, scenario: "course",
+            name: "one load per URL", technique: .coalescing, scenario: "reading",
             keys: ["requests_started", "duplicate_downloads", "bytes_wasted"]),
         Entry(
             name: "retries with backoff", technique: .retries, scenario: "flaky",
