@@ -152,8 +152,7 @@ public struct SHA256 {
         state[7] &+= h
     }
 
-    /// `roundConstants` where `compress` can read them without touching an array (made once, never freed,
-    /// only read: so sharing it between threads is safe, which the compiler cannot see in a pointer).
+    /// `roundConstants` where `compress` can read them without touching an array (made once, never freed).
     nonisolated(unsafe) private static let roundConstantsPointer: UnsafePointer<UInt32> = {
         let pointer = UnsafeMutablePointer<UInt32>.allocate(capacity: 64)
         pointer.initialize(from: roundConstants, count: 64)
