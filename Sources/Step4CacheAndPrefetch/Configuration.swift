@@ -16,6 +16,18 @@ struct Configuration {
     var isResumingDownloads = true
     /// Load the rows just past the screen while the table is still.
     var isPrefetchingEnabled = true
+    /// Read a poster already on disk as soon as its row appears, even mid-scroll: no network is involved.
+    var isReadingDiskWhileScrolling = true
+    /// Give up, at each stop, only the prefetches of rows that left the prefetch window (as UIKit's
+    /// `cancelPrefetchingForRowsAt`); without it, every prefetch is given up when a drag begins, as in
+    /// the prefetching article.
+    var cancelsOnlyRowsLeavingWindow = true
+    /// On a memory warning, keep the posters on screen and give up only the prefetches; without it, empty
+    /// the cache and cancel every operation, as in the multi-image article.
+    var keepsOnScreenPostersOnMemoryWarning = true
+    /// Remember a URL that failed and show the failure for the rest of the launch; without it, a later
+    /// display of the row tries again, as in the cancellation article.
+    var remembersFailedURLs = true
     /// Downloads (and filters) at once: five, as in the multi-image article; one, as in steps 2 and 3,
     /// without extra concurrency.
     var maxConcurrentOperationCount = 5
@@ -30,7 +42,11 @@ struct Configuration {
             case .cancelOnReuse: isCancelOnReuseEnabled = false
             case .resumeDownloads: isResumingDownloads = false
             case .prefetch: isPrefetchingEnabled = false
+            case .diskWhileScrolling: isReadingDiskWhileScrolling = false
             case .extraConcurrency: maxConcurrentOperationCount = 1
+            case .windowedCancel: cancelsOnlyRowsLeavingWindow = false
+            case .keepOnScreen: keepsOnScreenPostersOnMemoryWarning = false
+            case .rememberFailures: remembersFailedURLs = false
             }
         }
         if let concurrency = options.concurrency {

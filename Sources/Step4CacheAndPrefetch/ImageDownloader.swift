@@ -17,13 +17,16 @@ final class ImageDownloader: Operation {
     private(set) var image: Image?
     /// The bytes that came from the network, for the disk cache (nil when they came from the disk).
     private(set) var downloadedData: Data?
+    /// Whether this reads the disk cache only, and leaves `image` nil when the poster is not there.
+    let readsDiskOnly: Bool
     /// What an earlier, cancelled download of this URL received; after a cancellation, what this one did.
     private(set) var resumeData: ResumeData?
 
-    init(url: URL, diskCache: DiskCache?, resumeData: ResumeData? = nil) {
+    init(url: URL, diskCache: DiskCache?, resumeData: ResumeData? = nil, readsDiskOnly: Bool = false) {
         self.url = url
         self.diskCache = diskCache
         self.resumeData = resumeData
+        self.readsDiskOnly = readsDiskOnly
     }
 
     override func main() {
@@ -40,7 +43,7 @@ final class ImageDownloader: Operation {
             // A file that does not decode is a miss: drop it and download again.
             diskCache.removeData(for: url)
         }
-        if isCancelled {
+        if isCancelled || readsDiskOnly {
             return
         }
         // The cancellable download: cancelling this operation stops the transfer where it is, and what

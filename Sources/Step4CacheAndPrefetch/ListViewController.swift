@@ -48,6 +48,18 @@ final class ListViewController: TableViewController {
 
     override func didReceiveMemoryWarning() {
         super.didReceiveMemoryWarning()
+        guard configuration.keepsOnScreenPostersOnMemoryWarning else {
+            // The article's way: empty the cache and give every load up; visible rows wait for the next stop.
+            imageCache.removeAll(keeping: [])
+            cancelPrefetching()
+            for url in loadsInProgress.keys.sorted(by: { $0.absoluteString < $1.absoluteString }) {
+                for load in loadsInProgress[url] ?? [] {
+                    load.cell?.imageLoad = nil
+                    load.cancel()
+                }
+            }
+            return
+        }
         // Keep only the posters on screen; the disk still has the rest.
         let onScreen = (tableView.indexPathsForVisibleRows ?? []).compactMap { movies[$0.row].url }
         imageCache.removeAll(keeping: Set(onScreen))
@@ -83,8 +95,13 @@ final class ListViewController: TableViewController {
         }
         cell.imageView.image = Image.placeholder
         indicator.startAnimating()
-        // Only start work while the table is still; scrolling rows may never be looked at.
+        // Only start work while the table is still; scrolling rows may never be looked at. A poster
+        // already on disk costs no network, so it is read even mid-scroll.
         if !tableView.isDragging && !tableView.isDecelerating {
+            startOperationsForMovieRecord(movieRecord, indexPath: indexPath, cell: cell)
+        } else if configuration.isReadingDiskWhileScrolling, let diskCache,
+            Disk.shared.fileExists(at: diskCache.fileURL(for: url))
+        {
             startOperationsForMovieRecord(movieRecord, indexPath: indexPath, cell: cell)
         }
         return cell
@@ -108,14 +125,19 @@ final class ListViewController: TableViewController {
             // One download per URL: a visible row raises a prefetch's priority instead of starting another.
             if priority.rawValue > downloader.queuePriority.rawValue { downloader.queuePriority = priority }
         } else if !sharesWork || movieOperations.filtrationsInProgress[url] == nil {
-            startDownloadForURL(url, priority: priority)
+            startDownloadForURL(
+                url, priority: priority, readingDiskOnly: tableView.isDragging || tableView.isDecelerating)
         }
         return load
     }
 
-    func startDownloadForURL(_ url: URL, priority: Operation.QueuePriority) {
+    /// Starts the URL's download; `readingDiskOnly` (while the table scrolls) reads the disk cache only,
+    /// on its own queue, which a drag does not suspend.
+    func startDownloadForURL(_ url: URL, priority: Operation.QueuePriority, readingDiskOnly: Bool = false) {
         let downloader = ImageDownloader(
-            url: url, diskCache: diskCache, resumeData: resumeData.removeValue(forKey: url))
+            url: url, diskCache: diskCache,
+            resumeData: readingDiskOnly ? nil : resumeData.removeValue(forKey: url),
+            readsDiskOnly: readingDiskOnly)
         downloader.queuePriority = priority
         downloader.completionBlock = {
             if downloader.isCancelled {
@@ -132,15 +154,21 @@ final class ListViewController: TableViewController {
                 }
                 self.movieOperations.downloadsInProgress.removeValue(forKey: url)
                 if let image = downloader.image {
-                    self.startFiltrationForURL(url, image: image, priority: downloader.queuePriority)
+                    self.startFiltrationForURL(
+                        url, image: image, priority: downloader.queuePriority,
+                        fromDisk: downloader.readsDiskOnly)
                     self.storeOnDisk(downloader.downloadedData, for: url)
+                } else if downloader.readsDiskOnly {
+                    // Not on disk after all: download it, once the table stops.
+                    self.startDownloadForURL(url, priority: downloader.queuePriority)
                 } else {
                     self.finishLoads(for: url, with: nil)
                 }
             }
         }
         movieOperations.downloadsInProgress[url] = downloader
-        movieOperations.downloadQueue.addOperation(downloader)
+        let queue = readingDiskOnly ? movieOperations.diskReadQueue : movieOperations.downloadQueue
+        queue.addOperation(downloader)
     }
 
     /// Keeps downloaded bytes on disk, one write at a time, once the poster is on its way to the screen.
@@ -149,7 +177,9 @@ final class ListViewController: TableViewController {
         movieOperations.diskWriteQueue.addOperation(BlockOperation { diskCache.store(data, for: url) })
     }
 
-    func startFiltrationForURL(_ url: URL, image: Image, priority: Operation.QueuePriority) {
+    func startFiltrationForURL(
+        _ url: URL, image: Image, priority: Operation.QueuePriority, fromDisk: Bool = false
+    ) {
         let filterer = ImageFiltration(image: image)
         filterer.queuePriority = priority
         filterer.completionBlock = {
@@ -165,14 +195,16 @@ final class ListViewController: TableViewController {
             }
         }
         movieOperations.filtrationsInProgress[url] = filterer
-        movieOperations.filtrationQueue.addOperation(filterer)
+        // A poster read from disk mid-scroll is filtered there too, so it shows before the table stops.
+        let queue = fromDisk ? movieOperations.diskReadQueue : movieOperations.filtrationQueue
+        queue.addOperation(filterer)
     }
 
     /// Caches the poster (or remembers the failure) and shows it in every cell still waiting for it.
     func finishLoads(for url: URL, with image: Image?) {
         if let image {
             imageCache.setImage(image, forKey: url)
-        } else {
+        } else if configuration.remembersFailedURLs {
             failedURLs.insert(url)
         }
         for load in loadsInProgress.removeValue(forKey: url) ?? [] {
@@ -204,6 +236,9 @@ final class ListViewController: TableViewController {
         // The user is looking for something: hold all work until the table stops. Prefetches already
         // flowing go on; those for rows that leave the prefetch window are given up at the next stop.
         suspendAllOperations()
+        if !configuration.cancelsOnlyRowsLeavingWindow {
+            cancelPrefetching()
+        }
     }
 
     override func scrollViewDidEndDragging(_ scrollView: TableView, willDecelerate decelerate: Bool) {

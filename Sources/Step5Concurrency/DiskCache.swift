@@ -23,8 +23,10 @@ actor DiskCache {
     }
 
     /// The cached bytes for a URL, or nil when missing or damaged.
-    func data(for url: URL) -> Data? {
-        guard !isOff else { return nil }
+    ///
+    /// Nonisolated: the file is read on the calling task's thread, so several reads go on at once (as
+    /// step 4's download operations each read their own); only marking the file used comes to the actor.
+    nonisolated func data(for url: URL) async -> Data? {
         let file = fileURL(for: url)
         guard Disk.shared.fileExists(at: file), let contents = Disk.shared.contents(of: file) else {
             return nil
@@ -33,9 +35,22 @@ actor DiskCache {
         guard let newline = bytes.firstIndex(of: 10) else { return nil }
         let header = String(decoding: bytes[..<newline], as: UTF8.self)
         let body = Array(bytes[(newline + 1)...])
-        guard header == Self.header(for: url, body: body) else { return nil }
-        markUsed(file.lastPathComponent, size: bytes.count)
+        guard header == Self.header(for: url, body: body),
+            await markRead(file.lastPathComponent, size: bytes.count)
+        else { return nil }
         return Data(body)
+    }
+
+    /// Whether a URL has a file (free: no read), so a row scrolling by can be filled from disk.
+    nonisolated func containsData(for url: URL) -> Bool {
+        Disk.shared.fileExists(at: fileURL(for: url))
+    }
+
+    /// Marks a file read as used; false when the cache is off (its files are not to be trusted).
+    private func markRead(_ name: String, size: Int) -> Bool {
+        guard !isOff else { return false }
+        markUsed(name, size: size)
+        return true
     }
 
     /// Keeps a URL's downloaded bytes, atomically, then trims the folder to the size limit.
@@ -62,7 +77,7 @@ actor DiskCache {
     /// The bytes the cache's files hold now.
     var totalSize: Int { loadedIndex().values.reduce(0) { $0 + $1.size } }
 
-    private func fileURL(for url: URL) -> URL {
+    private nonisolated func fileURL(for url: URL) -> URL {
         directory.appendingPathComponent(FNV1a64.hexDigest(of: url.absoluteString) + ".poster")
     }
 

@@ -1,77 +1,100 @@
-import Shared
-
-/// At most a few downloads at once, as step 4's download queue's `maxConcurrentOperationCount`: a task
-/// waits for a slot, more eager tasks first, and gives it back when its transfer ends. While suspended
-/// (the user is scrolling), as step 4's suspended queue, no download starts.
-actor DownloadSlots {
+/// At most a few downloads at once, as step 4's download queue's `maxConcurrentOperationCount`, handed
+/// out in a line: a load takes its place when it is asked for (as an operation is added to a queue),
+/// more eager loads go first and, among equals, the earlier; a slot goes back when the transfer ends.
+/// While suspended (the user is scrolling), as step 4's suspended queue, no download starts.
+///
+/// Part of the `ImageLoader` actor's state, not an actor of its own: a load takes its place in the line
+/// in the same step as it is made, so the line keeps the order the rows asked in, whichever task reaches
+/// its slot first.
+struct DownloadSlots {
     let limit: Int
     private(set) var isSuspended = false
-    private let executor: any TaskExecutor
     private var inUse = 0
-    private var waiting: [Waiter] = []
-    private var nextNumber = 0
+    private var line: [Place] = []
 
-    private struct Waiter {
+    /// One load's place in the line.
+    private struct Place {
         let number: Int
-        let priority: TaskPriority
-        let continuation: CheckedContinuation<Void, any Error>
+        var priority: TaskPriority
+        /// Set once the load's task waits for its slot.
+        var continuation: CheckedContinuation<Void, any Error>?
+        /// Whether the slot is already handed to the load (it came before its task asked).
+        var isGranted = false
     }
 
-    init(limit: Int, executor: any TaskExecutor) {
+    init(limit: Int) {
         self.limit = max(1, limit)
-        self.executor = executor
     }
 
-    /// Waits for a free slot; throws `CancellationError` if the task is cancelled while it waits.
-    /// A download already under way (a retry) is not held by a suspension, as a running operation
-    /// goes on in a suspended queue.
-    func acquire(underWay: Bool = false) async throws {
-        try Task.checkCancellation()
-        if inUse < limit && waiting.isEmpty && (!isSuspended || underWay) {
-            inUse += 1
-            return
-        }
-        nextNumber += 1
-        let number = nextNumber
-        let priority = Task.currentPriority
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                waiting.append(Waiter(number: number, priority: priority, continuation: continuation))
-            }
-        } onCancel: {
-            Task(executorPreference: executor) { await self.giveUpWaiting(number) }
-        }
+    /// Puts a load in the line.
+    mutating func enqueue(_ number: Int, priority: TaskPriority) {
+        line.append(Place(number: number, priority: priority))
+        startNext()
     }
 
-    /// Frees a slot for the most eager waiting task.
-    func release() {
+    /// Raises a waiting load's priority (a visible row wants what a prefetch asked for).
+    mutating func raise(_ number: Int, to priority: TaskPriority) {
+        guard let index = line.firstIndex(where: { $0.number == number }), line[index].priority < priority
+        else { return }
+        line[index].priority = priority
+    }
+
+    /// The load's task waits here: `true` when its slot is already granted, otherwise the continuation
+    /// is kept until `startNext` resumes it.
+    mutating func arrive(_ number: Int, _ continuation: CheckedContinuation<Void, any Error>) -> Bool {
+        guard let index = line.firstIndex(where: { $0.number == number }) else {
+            continuation.resume(throwing: CancellationError())
+            return true
+        }
+        if line[index].isGranted {
+            line.remove(at: index)
+            continuation.resume()
+            return true
+        }
+        line[index].continuation = continuation
+        return false
+    }
+
+    /// A load left the line (it was cancelled); a slot already granted to it goes back.
+    mutating func leave(_ number: Int) {
+        guard let index = line.firstIndex(where: { $0.number == number }) else { return }
+        let place = line.remove(at: index)
+        if place.isGranted { inUse -= 1 }
+        place.continuation?.resume(throwing: CancellationError())
+        startNext()
+    }
+
+    /// A transfer ended: its slot goes to the next load.
+    mutating func release() {
         inUse -= 1
-        startWaiting()
+        startNext()
     }
 
     /// Holds (or lets go of) every download that has not started yet.
-    func setSuspended(_ suspended: Bool) {
+    mutating func setSuspended(_ suspended: Bool) {
         isSuspended = suspended
-        startWaiting()
+        startNext()
     }
 
-    private func startWaiting() {
-        while !isSuspended, inUse < limit, let next = mostEager() {
+    /// Hands free slots to the most eager loads in the line, in order; a load whose task is not waiting
+    /// yet gets its slot kept for it.
+    private mutating func startNext() {
+        while !isSuspended, inUse < limit, let index = mostEager() {
             inUse += 1
-            next.continuation.resume()
+            if let continuation = line[index].continuation {
+                line.remove(at: index)
+                continuation.resume()
+            } else {
+                line[index].isGranted = true
+            }
         }
     }
 
-    private func mostEager() -> Waiter? {
-        guard var best = waiting.indices.first else { return nil }
-        for index in waiting.indices where waiting[index].priority > waiting[best].priority {
-            best = index
+    private func mostEager() -> Int? {
+        var best: Int?
+        for index in line.indices where !line[index].isGranted {
+            if best == nil || line[index].priority > line[best!].priority { best = index }
         }
-        return waiting.remove(at: best)
-    }
-
-    private func giveUpWaiting(_ number: Int) {
-        guard let index = waiting.firstIndex(where: { $0.number == number }) else { return }
-        waiting.remove(at: index).continuation.resume(throwing: CancellationError())
+        return best
     }
 }

@@ -16,11 +16,22 @@ actor ImageLoader {
     nonisolated let displayPixels: (width: Int, height: Int)
     private let network = AsyncNetwork()
     private let clock: PhoneClock
-    private let diskCache: DiskCache
-    private let downloadSlots: DownloadSlots
+    private nonisolated let diskCache: DiskCache
+    /// The line of loads waiting for one of a few download slots.
+    private var downloadSlots: DownloadSlots
+    /// The line of loads waiting to decode and filter, a few at a time, as Nuke's processing queue: it
+    /// bounds the pictures half made at once (a decoded one and its filtered copy each).
+    private var processingSlots = DownloadSlots(limit: 1)
+
+    /// Which line a load waits in.
+    private enum Line {
+        case download, processing
+    }
 
     /// Every load in progress, by URL.
     private var loadsInProgress: [URL: Load] = [:]
+    /// What cancelled downloads received, by URL: the next download of the URL asks only for the rest.
+    private var resumeData: [URL: ResumeData] = [:]
     private var nextNumber = 0
 
     /// One URL's load and the rows waiting for it.
@@ -41,17 +52,20 @@ actor ImageLoader {
         self.displayPixels = displayPixels
         self.diskCache = diskCache
         self.clock = clock
-        downloadSlots = DownloadSlots(limit: concurrency, executor: executor)
+        downloadSlots = DownloadSlots(limit: concurrency)
     }
 
     /// The filtered poster for a URL. Joins the URL's load if one is under way; cancelling the calling
     /// task gives up this caller's wish, and the load stops when nobody else wants it.
     func image(for url: URL) async throws -> Image {
-        guard techniques.contains(.coalescing) else { return try await loadImage(from: url) }
         try Task.checkCancellation()
         nextNumber += 1
         let number = nextNumber
         let priority = Task.currentPriority
+        guard techniques.contains(.coalescing) else {
+            downloadSlots.enqueue(number, priority: priority)
+            return try await loadImage(from: url, ticket: number)
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 join(url, number: number, priority: priority, continuation)
@@ -66,14 +80,18 @@ actor ImageLoader {
     ) {
         if let load = loadsInProgress[url] {
             load.waiters[number] = continuation
+            // A visible row moves a prefetch's load up the line.
+            downloadSlots.raise(load.number, to: priority)
             return
         }
         let load = Load(number: number)
         load.waiters[number] = continuation
         loadsInProgress[url] = load
+        // The load takes its place in the download line now, in the order the rows asked.
+        downloadSlots.enqueue(number, priority: priority)
         load.task = Task(executorPreference: executor, priority: priority) {
             do {
-                let image = try await self.loadImage(from: url)
+                let image = try await self.loadImage(from: url, ticket: number)
                 await self.finish(url, load: number, with: .success(image))
             } catch {
                 await self.finish(url, load: number, with: .failure(error))
@@ -89,6 +107,7 @@ actor ImageLoader {
         waiter.resume(throwing: CancellationError())
         if load.waiters.isEmpty {
             loadsInProgress[url] = nil
+            downloadSlots.leave(load.number)
             load.task?.cancel()
         }
     }
@@ -102,47 +121,129 @@ actor ImageLoader {
         }
     }
 
+    /// Whether a URL's poster is in the disk cache (a free check, on the caller's thread).
+    nonisolated func isOnDisk(_ url: URL) -> Bool {
+        techniques.contains(.diskCache) && diskCache.containsData(for: url)
+    }
+
     /// Holds every download not yet started while the user scrolls, as step 4 suspends its queues.
     nonisolated func suspendDownloads(_ suspended: Bool) {
-        Task(executorPreference: executor) { await self.downloadSlots.setSuspended(suspended) }
+        Task(executorPreference: executor) { await self.setSuspended(suspended) }
+    }
+
+    private func setSuspended(_ suspended: Bool) {
+        downloadSlots.setSuspended(suspended)
+    }
+
+    /// Waits until the download line hands this load a slot; throws `CancellationError` if the task is
+    /// cancelled first (the load then leaves the line).
+    private func acquireSlot(_ ticket: Int, in line: Line = .download) async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                _ = withSlots(line) { $0.arrive(ticket, continuation) }
+            }
+        } onCancel: {
+            Task(executorPreference: executor) { await self.leaveLine(ticket, line) }
+        }
+    }
+
+    private func leaveLine(_ ticket: Int, _ line: Line = .download) {
+        withSlots(line) { $0.leave(ticket) }
+    }
+
+    private func releaseSlot(in line: Line = .download) {
+        withSlots(line) { $0.release() }
+    }
+
+    /// Puts a load (back) in a line.
+    private func enqueue(_ ticket: Int, priority: TaskPriority, in line: Line) {
+        withSlots(line) { $0.enqueue(ticket, priority: priority) }
+    }
+
+    private func withSlots<T>(_ line: Line, _ body: (inout DownloadSlots) -> T) -> T {
+        switch line {
+        case .download: body(&downloadSlots)
+        case .processing: body(&processingSlots)
+        }
     }
 
     /// Step 4's two operations as one function: the disk cache, else the network (with retries), then
-    /// the decode and the sepia filter, checking for cancellation between the steps.
-    nonisolated func loadImage(from url: URL) async throws -> Image {
-        try Task.checkCancellation()
-        // The disk cache first: a hit costs a file read and a decode, no network at all.
-        if techniques.contains(.diskCache), let cachedData = await diskCache.data(for: url) {
-            if let cachedImage = decode(cachedData) {
-                Instruments.diskCacheHit()
+    /// the decode and the sepia filter, checking for cancellation between the steps. `ticket` is the
+    /// load's place in the download line.
+    nonisolated func loadImage(from url: URL, ticket: Int) async throws -> Image {
+        var looksOnDisk = techniques.contains(.diskCache)
+        while true {
+            try Task.checkCancellation()
+            // A poster on disk needs no network, so no download slot: it is read at once, even while the
+            // downloads are held (the user scrolls).
+            if looksOnDisk, diskCache.containsData(for: url), let cachedData = await diskCache.data(for: url)
+            {
+                await leaveLine(ticket)
                 try Task.checkCancellation()
-                return cachedImage.applyingSepia(intensity: 0.8)
+                if let image = try await decodeAndFilter(cachedData, ticket: ticket) {
+                    Instruments.diskCacheHit()
+                    return image
+                }
+                // A file that does not decode is a miss: drop it and download again.
+                await diskCache.removeData(for: url)
+                await enqueue(ticket, priority: Task.currentPriority, in: .download)
             }
-            // A file that does not decode is a miss: drop it and download again.
-            await diskCache.removeData(for: url)
+            looksOnDisk = false
+            // Otherwise a download slot, in the order the loads were asked for.
+            do {
+                try await acquireSlot(ticket)
+            } catch {
+                await leaveLine(ticket)
+                throw error
+            }
+            let imageData: Data
+            do {
+                imageData = try await download(url)
+            } catch {
+                await releaseSlot()
+                throw error
+            }
+            await releaseSlot()
+            try Task.checkCancellation()
+            guard let image = try await decodeAndFilter(imageData, ticket: ticket) else {
+                throw LoadError.notAnImage
+            }
+            if techniques.contains(.diskCache) {
+                await diskCache.store(imageData, for: url)
+            }
+            return image
         }
-        let imageData = try await download(url)
-        try Task.checkCancellation()
-        guard let downloadedImage = decode(imageData) else { throw LoadError.notAnImage }
-        if techniques.contains(.diskCache) {
-            await diskCache.store(imageData, for: url)
-        }
-        try Task.checkCancellation()
-        return downloadedImage.applyingSepia(intensity: 0.8)
     }
 
-    /// Downloads through a free download slot; a transient failure is tried again after a pause that
-    /// doubles each time, while a 404 or an invalid URL is final at once.
+    /// Decodes the bytes and applies the sepia filter, in a processing slot; nil when they are not a
+    /// picture.
+    nonisolated func decodeAndFilter(_ data: Data, ticket: Int) async throws -> Image? {
+        await enqueue(ticket, priority: Task.currentPriority, in: .processing)
+        do {
+            try Task.checkCancellation()
+            try await acquireSlot(ticket, in: .processing)
+        } catch {
+            await leaveLine(ticket, .processing)
+            throw error
+        }
+        let filtered = decode(data).map { Task.isCancelled ? $0 : $0.applyingSepia(intensity: 0.8) }
+        await releaseSlot(in: .processing)
+        try Task.checkCancellation()
+        return filtered
+    }
+
+    /// Downloads a URL's bytes; a transient failure is tried again after a pause that doubles each time
+    /// (the slot stays held, as a retrying operation holds its queue's), while a 404 or an invalid URL is
+    /// final at once.
     nonisolated func download(_ url: URL) async throws -> Data {
         var retries = 0
         while true {
-            try await downloadSlots.acquire(underWay: retries > 0)
+            try Task.checkCancellation()
             do {
-                let data = try await network.data(from: url)
-                await downloadSlots.release()
+                let data = try await network.data(
+                    from: url, resumeData: await takeResumeData(for: url), keepResumeData: keepResumeData)
                 return data
             } catch {
-                await downloadSlots.release()
                 guard techniques.contains(.retries), let failure = error as? NetworkError,
                     failure.isTransient,
                     retries < Self.maximumRetries
@@ -152,6 +253,23 @@ actor ImageLoader {
                 retries += 1
             }
         }
+    }
+
+    /// Where a cancelled transfer leaves what it received (nil without resumable downloads): the session
+    /// calls it on its own thread, so the bytes come to the actor in a task.
+    private nonisolated var keepResumeData: (@Sendable (ResumeData) -> Void)? {
+        guard techniques.contains(.resumableDownloads) else { return nil }
+        return { [executor] partial in
+            Task(executorPreference: executor) { await self.keep(partial) }
+        }
+    }
+
+    private func keep(_ partial: ResumeData) {
+        resumeData[partial.url] = partial
+    }
+
+    private func takeResumeData(for url: URL) -> ResumeData? {
+        resumeData.removeValue(forKey: url)
     }
 
     private nonisolated func decode(_ data: Data) -> Image? {

@@ -19,20 +19,18 @@ final class ListViewController: TableViewController {
         tableView: tableView,
         // Filtered posters in memory: about 25 of them, as many as step 4's 5 MB holds at full size.
         imageCache: ImageCache(
-            totalCostLimit: techniques.contains(.decodeAtDisplaySize) ? 1_540_000 : 5_000_000))
+            totalCostLimit: techniques.contains(.decodeAtDisplaySize) ? 1_450_000 : 5_000_000))
     var imageCache: ImageCache { display.imageCache }
     /// URLs that failed in this launch: not tried again until the next one.
     var failedURLs: Set<URL> { display.failedURLs }
     /// How many rows past the screen to prefetch when the table stops.
-    let prefetchDistance = 5
+    let prefetchDistance = 3
     let techniques: Techniques
     private var lastStopOffset = 0.0
-    /// The task group prefetching rows past the screen, if any.
-    private var prefetchTask: Task<Void, Never>?
-    /// The task loading each row's poster for a cell.
+    /// The task loading each visible row's poster for a cell, until it ends.
     private var loadTasks: [IndexPath: Task<Void, Never>] = [:]
-    /// The rows that task group is prefetching.
-    private var prefetchedRows: ClosedRange<Int>?
+    /// The task prefetching each row of the prefetch window, until it ends.
+    private var prefetchTasks: [Int: Task<Void, Never>] = [:]
 
     init(concurrency: Int, techniques: Techniques) {
         self.techniques = techniques
@@ -50,6 +48,8 @@ final class ListViewController: TableViewController {
         super.viewDidLoad()
         PhoneMainActor.assumeIsolated(self) { controller in
             controller.tableView.register(MovieCell.self, forCellReuseIdentifier: "CellIdentifier")
+            controller.display.loadEnded = { [unowned controller] in controller.loadEnded(at: $0) }
+            controller.display.prefetchEnded = { [unowned controller] in controller.prefetchEnded(row: $0) }
             controller.fetchMovieDetails()
         }
     }
@@ -106,8 +106,11 @@ final class ListViewController: TableViewController {
         }
         cell.imageView.image = Image.placeholder
         indicator.startAnimating()
-        // Only start work while the table is still; scrolling rows may never be looked at.
+        // Only start work while the table is still; scrolling rows may never be looked at. A poster
+        // already on disk costs no network, so it is read even mid-scroll.
         if !tableView.isDragging && !tableView.isDecelerating {
+            startLoad(for: cell, url: url, at: indexPath)
+        } else if techniques.contains(.diskWhileScrolling), imageLoader.isOnDisk(url) {
             startLoad(for: cell, url: url, at: indexPath)
         }
         return cell
@@ -136,11 +139,10 @@ final class ListViewController: TableViewController {
 
     nonisolated override func scrollViewWillBeginDragging(_ scrollView: TableView) {
         PhoneMainActor.assumeIsolated(self) { controller in
-            // The user is looking for something: hold the downloads not yet started, and drop the
-            // guesses (unless they may still come true: then they are dropped only if their rows leave
-            // the window, as the table scrolls).
+            // The user is looking for something: hold the downloads not yet started. Prefetches already
+            // flowing go on; those for rows that leave the prefetch window are given up at the next stop.
             controller.imageLoader.suspendDownloads(true)
-            if !controller.techniques.contains(.directionAwarePrefetch) {
+            if !controller.techniques.contains(.prefetchWindow) {
                 controller.cancelPrefetching()
             }
         }
@@ -170,7 +172,7 @@ final class ListViewController: TableViewController {
     }
 
     /// Cancels the tasks of rows that left the screen, starts a task for each visible row still
-    /// waiting, then prefetches the next rows.
+    /// waiting, then moves the prefetch window.
     func loadImagesForOnscreenCells() {
         guard let pathsArray = tableView.indexPathsForVisibleRows else { return }
         let visiblePaths = Set(pathsArray)
@@ -190,63 +192,91 @@ final class ListViewController: TableViewController {
             startLoad(for: cell, url: url, at: indexPath)
         }
         if techniques.contains(.prefetch) {
-            prefetchRows(after: pathsArray)
+            updatePrefetchWindow(after: pathsArray)
+            prefetchIfScreenIsFilled()
+        }
+    }
+
+    /// A visible row's task ended (with a poster, a failure, or cancelled): it no longer holds up the
+    /// prefetch.
+    func loadEnded(at indexPath: IndexPath) {
+        loadTasks[indexPath] = nil
+        if techniques.contains(.prefetch) {
+            prefetchIfScreenIsFilled()
         }
     }
 
     // MARK: Prefetching
 
-    /// Warms the memory cache for the rows just past the screen in the direction the user was scrolling,
-    /// as a task group at low priority: visible rows' loads go first.
-    func prefetchRows(after visibleRows: [IndexPath]) {
+    /// The rows to prefetch once the screen has its posters: the next rows in the scroll direction.
+    private var prefetchWindow: [Int] = []
+
+    /// Moves the prefetch window to the rows just past the screen in the direction the user was
+    /// scrolling, and cancels the prefetch tasks of rows that left it; those still in it go on. After a
+    /// scroll longer than a screen the window is empty: the user is searching, not reading, and the next
+    /// rows are a poor guess.
+    func updatePrefetchWindow(after visibleRows: [IndexPath]) {
         guard let first = visibleRows.first?.row, let last = visibleRows.last?.row else { return }
         let scrollingDown = tableView.contentOffset >= lastStopOffset
+        let isReading = abs(tableView.contentOffset - lastStopOffset) <= tableView.viewportHeight
         lastStopOffset = tableView.contentOffset
-        let rows =
-            scrollingDown
-            ? Array((last + 1)..<min(movies.count, last + 1 + prefetchDistance))
-            : Array(stride(from: first - 1, through: max(0, first - prefetchDistance), by: -1))
-        let urls = rows.compactMap { movies[$0].url }.filter {
-            !failedURLs.contains($0) && !imageCache.contains($0)
+        prefetchWindow =
+            !isReading
+            ? []
+            : scrollingDown
+                ? Array((last + 1)..<min(movies.count, last + 1 + prefetchDistance))
+                : Array(stride(from: first - 1, through: max(0, first - prefetchDistance), by: -1))
+        let window = Set(prefetchWindow)
+        for row in prefetchTasks.keys.sorted() where !window.contains(row) {
+            prefetchTasks.removeValue(forKey: row)?.cancel()
         }
-        guard !urls.isEmpty else { return }
-        // The new group joins its loads before the old one leaves, so a row in both keeps its load.
-        let previousPrefetch = prefetchTask
-        defer { previousPrefetch?.cancel() }
-        let imageLoader = imageLoader
-        let display = display
-        // The visible rows' loads go first: the guesses start once those are done.
-        let visibleLoads = visibleRows.compactMap { loadTasks[$0] }
-        prefetchTask = Task(executorPreference: imageLoader.executor, priority: .low) {
-            for load in visibleLoads { await load.value }
-            await withTaskGroup(of: (URL, Image?).self) { group in
-                for url in urls {
-                    group.addTask(priority: .low) { (url, try? await imageLoader.image(for: url)) }
-                }
-                for await (url, image) in group where !Task.isCancelled {
-                    await display.prefetched(image, for: url)
-                }
-            }
-        }
-        prefetchedRows = rows.min()!...rows.max()!
     }
 
-    /// Cancels the prefetch once its rows are no longer within `prefetchDistance` of the screen: a
-    /// drag toward them keeps it (they are about to show), a drag away or a fling past them ends it.
+    /// Warms the memory cache for the prefetch window, one low-priority task per row, but only once
+    /// every visible row has its poster and the table is still: a guess never takes bandwidth from the
+    /// rows the user is looking at.
+    func prefetchIfScreenIsFilled() {
+        let waitingForScreen = loadTasks.values.contains { !$0.isCancelled }
+        guard !waitingForScreen, !tableView.isDragging, !tableView.isDecelerating else { return }
+        let rows = prefetchWindow
+        prefetchWindow = []
+        let imageLoader = imageLoader
+        let display = display
+        for row in rows where prefetchTasks[row] == nil {
+            guard let url = movies[row].url, !failedURLs.contains(url), !imageCache.contains(url) else {
+                continue
+            }
+            prefetchTasks[row] = Task(executorPreference: imageLoader.executor, priority: .low) {
+                let image = try? await imageLoader.image(for: url)
+                guard !Task.isCancelled else { return }
+                await display.prefetched(image, for: url, row: row)
+            }
+        }
+    }
+
+    /// A row's prefetch ended.
+    func prefetchEnded(row: Int) {
+        prefetchTasks[row] = nil
+    }
+
+    /// As the table scrolls, cancels the prefetch of each row that is no longer within
+    /// `prefetchDistance` rows of the screen: a drag toward it keeps it (it is about to show), a drag
+    /// away or a fling past it ends it at once, not at the next stop.
     func cancelPrefetchingOutsideWindow() {
-        guard let rows = prefetchedRows, let visible = tableView.indexPathsForVisibleRows,
+        guard !prefetchTasks.isEmpty, let visible = tableView.indexPathsForVisibleRows,
             let first = visible.first?.row, let last = visible.last?.row
         else { return }
-        let window = max(0, first - prefetchDistance)...(last + prefetchDistance)
-        if !window.overlaps(rows) {
-            cancelPrefetching()
+        let window = (first - prefetchDistance)...(last + prefetchDistance)
+        for row in prefetchTasks.keys.sorted() where !window.contains(row) {
+            prefetchTasks.removeValue(forKey: row)?.cancel()
         }
     }
 
     /// Gives up every prefetch that has not finished.
     func cancelPrefetching() {
-        prefetchTask?.cancel()
-        prefetchTask = nil
-        prefetchedRows = nil
+        for row in prefetchTasks.keys.sorted() {
+            prefetchTasks.removeValue(forKey: row)?.cancel()
+        }
+        prefetchWindow = []
     }
 }

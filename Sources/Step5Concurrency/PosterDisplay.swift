@@ -13,6 +13,10 @@ final class PosterDisplay {
     /// URLs that failed in this launch: not tried again until the next one.
     var failedURLs: Set<URL> = []
     private unowned let tableView: TableView
+    /// Told when a visible row's task has shown its answer (the controller may start prefetching).
+    var loadEnded: (@PhoneMainActor (IndexPath) -> Void)?
+    /// Told when a row's prefetch has cached its answer.
+    var prefetchEnded: (@PhoneMainActor (Int) -> Void)?
 
     init(tableView: TableView, imageCache: ImageCache) {
         self.tableView = tableView
@@ -28,6 +32,7 @@ final class PosterDisplay {
         } else {
             failedURLs.insert(url)
         }
+        defer { loadEnded?(indexPath) }
         guard let cell = tableView.cellForRow(at: indexPath) as? MovieCell else { return }
         cell.loadTask = nil
         cell.accessoryView?.stopAnimating()
@@ -42,8 +47,9 @@ final class PosterDisplay {
 
     /// A prefetched poster goes into the memory cache (a failure is remembered), unless prefetching was
     /// cancelled meanwhile.
-    func prefetched(_ image: Image?, for url: URL) {
+    func prefetched(_ image: Image?, for url: URL, row: Int) {
         guard !Task.isCancelled else { return }
+        defer { prefetchEnded?(row) }
         if let image {
             imageCache.setImage(image, forKey: url)
         } else {

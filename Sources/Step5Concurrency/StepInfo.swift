@@ -13,7 +13,7 @@ enum StepInfo: WorkbookStep {
     /// Makes the app with only some of the libraries' techniques (for the ablation table).
     static func makeApp(_ options: RunOptions, techniques: Techniques) -> TableViewController {
         PhoneMainActor.assumeIsolated(Phone.current!) { _ in
-            ListViewController(concurrency: options.concurrency ?? 4, techniques: techniques)
+            ListViewController(concurrency: options.concurrency ?? 5, techniques: techniques)
         }
     }
 }

@@ -183,6 +183,41 @@ struct ProgressionTests {
         let cached = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
         #expect(cached.metric("time_to_visible_ms_p95") <= idleOnly.metric("time_to_visible_ms_p95"))
         #expect(cached.metric("stops_unfilled") <= idleOnly.metric("stops_unfilled"))
+        Self.expectKnown(
+            Self.placeholderKnownWorse.contains(scenario),
+            "step 4 keeps about 25 posters in memory, step 3 every poster it showed: flying back over rows "
+                + "seen before, step 3 shows more of them"
+        ) {
+            #expect(
+                cached.metric("placeholder_row_seconds") <= idleOnly.metric("placeholder_row_seconds"))
+        }
+    }
+
+    /// Built-in scenarios where step 4 shows grey rows longer than step 3 at equal concurrency (slow or
+    /// failing networks, where its extra grey time falls both at the stops and while decelerating).
+    static let placeholderKnownWorse: Set<String> = ["slow-reuse", "flaky"]
+
+    /// Runs `body` as a known issue when `known` (Swift Testing then fails the test once it passes, so a
+    /// fix shows), else as an ordinary check.
+    static func expectKnown(_ known: Bool, _ why: String, _ body: () throws -> Void) rethrows {
+        if known {
+            withKnownIssue(Comment(rawValue: why)) { try body() }
+        } else {
+            try body()
+        }
+    }
+
+    @Test("Step 4 wastes at most 5 per cent of what it downloads", arguments: Scenarios.all)
+    func stepFourWastesLittle(scenario: String) throws {
+        let run = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
+        #expect(run.metric("bytes_downloaded") > 0)
+        // Prefetched rows the user never scrolls to (past the last stop, or before a long fling), and on
+        // `flaky` and `slow-reuse` dropped bodies and transfers for rows that never come back.
+        Self.expectKnown(
+            !["long-fling", "mix-up"].contains(scenario), "prefetch guesses and dropped transfers are wasted"
+        ) {
+            #expect(run.metric("bytes_wasted") <= 0.05 * run.metric("bytes_downloaded"))
+        }
     }
 
     @Test(
@@ -203,6 +238,13 @@ struct ProgressionTests {
         #expect(cached.metric("time_to_visible_ms_p95") <= idleOnly.metric("time_to_visible_ms_p95"))
         #expect(cached.metric("stops_unfilled") <= idleOnly.metric("stops_unfilled"))
         #expect(cached.metric("wrong_image_events") == 0)
+        Self.expectKnown(seed != 404, "prefetch guesses wrong when the user turns back") {
+            #expect(cached.metric("bytes_downloaded") <= 1.25 * Double(cached.oracle.bytes))
+        }
+        Self.expectKnown(seed == 404, "flying back over rows step 3 still holds") {
+            #expect(
+                cached.metric("placeholder_row_seconds") <= idleOnly.metric("placeholder_row_seconds"))
+        }
     }
 
     /// A browsing session drawn from a seed: drags of a few rows and flings, with pauses.
@@ -230,11 +272,12 @@ struct ProgressionTests {
     @Test(
         "Each of step 4's techniques buys what the chapter credits it with",
         arguments: [
-            (Technique.memoryCache, "course", "placeholder_row_seconds"),
+            (Technique.memoryCache, "course", "decodes"),
             (.diskCache, "relaunch", "requests_started"),
             (.oneLoadPerURL, "mix-up", "duplicate_downloads"),
             (.cancelOnReuse, "mix-up", "wrong_image_events"),
             (.prefetch, "reading", "placeholder_row_seconds"),
+            (.diskWhileScrolling, "long-fling", "placeholder_row_seconds"),
             (.extraConcurrency, "course", "time_to_visible_ms_p95"),
         ])
     func eachTechniqueEarnsItsPlace(technique: Technique, scenario: String, worse key: String) throws {

@@ -21,7 +21,7 @@ enum Step5Ablation {
             name: "decode at display size", technique: .decodeAtDisplaySize, scenario: "course",
             keys: ["peak_image_memory_bytes", "main_thread_busy_ms"]),
         Entry(
-            name: "one load per URL", technique: .coalescing, scenario: "course",
+            name: "one load per URL", technique: .coalescing, scenario: "reading",
             keys: ["requests_started", "duplicate_downloads", "bytes_wasted"]),
         Entry(
             name: "retries with backoff", technique: .retries, scenario: "flaky",
@@ -33,9 +33,14 @@ enum Step5Ablation {
             name: "prefetch", technique: .prefetch, scenario: "reading",
             keys: ["time_to_visible_ms_p95", "placeholder_row_seconds", "bytes_wasted"]),
         Entry(
-            name: "direction-aware prefetch (put in)", technique: .directionAwarePrefetch,
-            scenario: "long-fling", keys: ["bytes_downloaded", "bytes_wasted", "placeholder_row_seconds"],
-            isLeftOut: true),
+            name: "prefetch window (put in)", technique: .prefetchWindow, scenario: "slow-reuse",
+            keys: ["bytes_downloaded", "bytes_wasted", "placeholder_row_seconds"], isLeftOut: true),
+        Entry(
+            name: "resumable downloads", technique: .resumableDownloads, scenario: "slow-reuse",
+            keys: ["bytes_downloaded", "bytes_wasted"]),
+        Entry(
+            name: "disk reads while scrolling", technique: .diskWhileScrolling, scenario: "long-fling",
+            keys: ["placeholder_row_seconds", "disk_cache_hits"]),
     ]
 
     /// The Markdown table, from fresh runs.

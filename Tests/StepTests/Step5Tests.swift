@@ -4,7 +4,7 @@ import Testing
 
 @testable import Step5Concurrency
 
-/// Step 5 against step 4 at equal download concurrency (four), and what each of its techniques buys.
+/// Step 5 against step 4 at equal download concurrency (five), and what each of its techniques buys.
 @Suite("Step 5: Swift concurrency and the image libraries' techniques")
 struct Step5Tests {
     /// The metrics on which step 5 must be no worse than step 4.
@@ -13,10 +13,36 @@ struct Step5Tests {
         "bytes_wasted", "peak_image_memory_bytes", "main_thread_busy_ms",
     ]
 
-    /// Why the comparisons with step 4 are known to fail today: step 4 gained prefetch-after-fill,
-    /// window-based cancels, five downloads and resumed transfers (issue 12) after step 5 was measured
-    /// against it, and step 5 does not match it yet (issue 15 stays open until it does).
-    static let behindStepFour: Comment = "step 5 trails the improved step 4 (issue 15 open)"
+    /// The comparisons with step 4 that do not hold yet, each with its reason (found by running both;
+    /// a gap listed here that closes makes its test fail, so the list stays true).
+    static let knownGaps: [String: Comment] = [
+        // Step 5 gives a download slot back before decoding, so on flaky its transfers start a few
+        // milliseconds earlier than step 4's; two of them are cancelled at the same instant by a drag
+        // and carry 1,166 more bytes, never shown.
+        "flaky/bytes_wasted": "transfers cancelled at the same instant as step 4's carry a few more bytes",
+        // Cancelling a prefetch as soon as its row leaves the window saves 110 KB on flaky, and once
+        // costs a row it would have filled.
+        "flaky/placeholder_row_seconds":
+            "a prefetch cancelled mid-drag on flaky was one the user came back to",
+        // Seed 2 of slow-reuse starts five requests of one stop in another order than step 4 (whichever
+        // task reaches the network first), and the seeded jitter then falls differently.
+        "slow-reuse#2/time_to_visible_ms_p95": "another start order draws other jitter (seed 2)",
+        "slow-reuse#2/placeholder_row_seconds": "another start order draws other jitter (seed 2)",
+        // Seed 3 of relaunch: one row stays grey 2 ms longer (9.2817 against 9.2796 row-seconds), below
+        // the report's precision; not traced to its cause yet.
+        "relaunch#3/placeholder_row_seconds": "one row grey 2 ms longer than in step 4 (seed 3)",
+    ]
+
+    /// Expects `five` no worse than `four` on a metric, as a known issue when the gap is listed.
+    static func expectNoWorse(_ five: RunResult, _ four: RunResult, _ key: String, at place: String) {
+        if let reason = knownGaps["\(place)/\(key)"] {
+            withKnownIssue(reason) {
+                #expect(five.metric(key) <= four.metric(key), "\(key) on \(place)")
+            }
+        } else {
+            #expect(five.metric(key) <= four.metric(key), "\(key) on \(place)")
+        }
+    }
 
     /// Seeds for the generated sweep, fixed before looking at any result.
     static let sweepSeeds: [UInt64] = [1, 2, 3]
@@ -27,10 +53,8 @@ struct Step5Tests {
     func noWorseThanStepFour(scenario: String) throws {
         let four = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
         let five = try SharedRuns.shared.result(.concurrency, scenario)
-        withKnownIssue(Self.behindStepFour, isIntermittent: true) {
-            for key in Self.noWorseKeys {
-                #expect(five.metric(key) <= four.metric(key), "\(key) on \(scenario)")
-            }
+        for key in Self.noWorseKeys {
+            Self.expectNoWorse(five, four, key, at: scenario)
         }
         #expect(five.metric("requests_completed") > 0)
     }
@@ -42,8 +66,38 @@ struct Step5Tests {
         let four = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
         let five = try SharedRuns.shared.result(.concurrency, scenario)
         #expect(five.metric("peak_image_memory_bytes") > 0)
-        withKnownIssue(Self.behindStepFour, isIntermittent: true) {
-            #expect(five.metric("peak_image_memory_bytes") * 3 <= four.metric("peak_image_memory_bytes"))
+        #expect(five.metric("peak_image_memory_bytes") * 3 <= four.metric("peak_image_memory_bytes"))
+    }
+
+    /// Scenarios where step 5 does not meet the absolute bounds yet (the oracle's bytes, 2 % waste), by
+    /// bound; a scenario that comes within a bound makes its test fail until it is taken off the list.
+    static let overOracle: Set<String> = ["relaunch"]
+    static let overWaste: Set<String> = ["course", "reading", "flaky", "relaunch", "slow-reuse"]
+
+    @Test("Step 5 downloads at most 1.1 times the oracle's bytes", arguments: Scenarios.all)
+    func bytesNearTheOracle(scenario: String) throws {
+        let five = try SharedRuns.shared.result(.concurrency, scenario)
+        let oracle = Double(five.oracle.bytes)
+        #expect(oracle > 0)
+        if Self.overOracle.contains(scenario) {
+            withKnownIssue("prefetched posters never shown, and re-reads after the relaunch") {
+                #expect(five.metric("bytes_downloaded") <= 1.1 * oracle, "\(scenario)")
+            }
+        } else {
+            #expect(five.metric("bytes_downloaded") <= 1.1 * oracle, "\(scenario)")
+        }
+    }
+
+    @Test("Step 5 wastes at most 2 % of the bytes it downloads", arguments: Scenarios.all)
+    func littleWaste(scenario: String) throws {
+        let five = try SharedRuns.shared.result(.concurrency, scenario)
+        let bound = 0.02 * five.metric("bytes_downloaded")
+        if Self.overWaste.contains(scenario) {
+            withKnownIssue("prefetches the user never scrolls to, and transfers cancelled on reuse") {
+                #expect(five.metric("bytes_wasted") <= bound, "\(scenario)")
+            }
+        } else {
+            #expect(five.metric("bytes_wasted") <= bound, "\(scenario)")
         }
     }
 
@@ -67,14 +121,12 @@ struct Step5Tests {
     func sweep(scenario: String, seed: UInt64) throws {
         let four = try Step.cacheAndPrefetch.run(scenario, seed: seed)
         let five = try Step.concurrency.run(scenario, seed: seed)
-        withKnownIssue(Self.behindStepFour, isIntermittent: true) {
-            for key in [
-                "time_to_visible_ms_p95", "placeholder_row_seconds", "stops_unfilled", "main_thread_busy_ms",
-            ] {
-                #expect(five.metric(key) <= four.metric(key), "\(key) on \(scenario), seed \(seed)")
-            }
-            #expect(five.metric("peak_image_memory_bytes") * 3 <= four.metric("peak_image_memory_bytes"))
+        for key in [
+            "time_to_visible_ms_p95", "placeholder_row_seconds", "stops_unfilled", "main_thread_busy_ms",
+        ] {
+            Self.expectNoWorse(five, four, key, at: "\(scenario)#\(seed)")
         }
+        #expect(five.metric("peak_image_memory_bytes") * 3 <= four.metric("peak_image_memory_bytes"))
         #expect(five.metric("wrong_image_events") == 0)
         #expect(five.metric("late_completions") == 0)
     }

@@ -15,7 +15,8 @@ import Shared
 /// - `<!-- workbook: timeline Step1Naive course Pictures/x.svg -->` holds a link to that file, the step's
 ///   `--timeline` picture of that scenario, which is generated with the block.
 /// - `<!-- workbook: screen Step1Naive course 2 Pictures/x.png -->` likewise, for the `--export` picture of
-///   the screen at that stop (`end` for the last screen).
+///   the screen at that stop (`end` for the last screen); options may follow the step, as in
+///   `screen Step4CacheAndPrefetch --without cancel-on-reuse mix-up end Pictures/x.png`.
 /// `WORKBOOK_RECORD=1 swift test --filter Walkthrough` rewrites every block from fresh runs.
 enum WalkthroughBlocks {
     /// The path of `Walkthrough.md`, found from this source file.
@@ -102,26 +103,33 @@ enum WalkthroughBlocks {
                 body: "![\(words[1]) on \(words[2]): the timeline `--timeline` draws](\(words[3]))",
                 files: [words[3]: Array(TimelineSVG.render(result).utf8)])
         case "screen":
-            guard words.count == 5 else {
-                throw WorkbookError.badInput("walkthrough: expected “screen STEP SCENARIO STOP|end FILE.png”")
+            guard words.count >= 5 else {
+                throw WorkbookError.badInput(
+                    "walkthrough: expected “screen STEP [OPTION…] SCENARIO STOP|end FILE.png”")
             }
-            let result = try SharedRuns.shared.result(try step(words[1]), words[2])
+            // The words between the step and the scenario are the step's options, as in `--without …`.
+            let command = words[1..<(words.count - 3)].joined(separator: " ")
+            _ = try step(words[1])
+            let (scenarioWord, stopWord, fileWord) = (
+                words[words.count - 3], words[words.count - 2], words.last!
+            )
+            let result = try AblationBlocks.result(command, scenario: scenarioWord)
             let files = PictureExport.files(for: result).filter { $0.name.hasPrefix("screen-") }
             let wanted: (name: String, png: [UInt8])?
-            if words[3] == "end" {
+            if stopWord == "end" {
                 wanted = files.last
-            } else if let stop = Int(words[3]), stop >= 1, stop <= result.stops.count {
+            } else if let stop = Int(stopWord), stop >= 1, stop <= result.stops.count {
                 wanted = files[stop - 1]
             } else {
                 wanted = nil
             }
             guard let wanted else {
-                throw WorkbookError.badInput("walkthrough: no screen “\(words[3])” in “\(directive)”")
+                throw WorkbookError.badInput("walkthrough: no screen “\(stopWord)” in “\(directive)”")
             }
             return Generated(
                 body:
-                    "![\(words[1]) on \(words[2]): the screen `--export` draws, \(wanted.name)](\(words[4]))",
-                files: [words[4]: wanted.png])
+                    "![\(command) on \(scenarioWord): the screen `--export` draws, \(wanted.name)](\(fileWord))",
+                files: [fileWord: wanted.png])
         case "run":
             guard words.count >= 2, let step = Step(rawValue: words[1]) else {
                 throw WorkbookError.badInput("walkthrough: unknown step in “\(directive)”")

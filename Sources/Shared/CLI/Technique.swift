@@ -6,7 +6,11 @@ public enum Technique: String, CaseIterable, Sendable, Comparable {
     case cancelOnReuse = "cancel-on-reuse"
     case resumeDownloads = "resume-downloads"
     case prefetch
+    case diskWhileScrolling = "disk-while-scrolling"
     case extraConcurrency = "extra-concurrency"
+    case windowedCancel = "windowed-cancel"
+    case keepOnScreen = "keep-on-screen"
+    case rememberFailures = "remember-failures"
 
     public static func < (lhs: Technique, rhs: Technique) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -14,11 +14,20 @@ public final class AsyncNetwork: @unchecked Sendable {
     }
 
     /// Downloads a URL's body. Throws `NetworkError` when the request fails and `CancellationError`
-    /// when the calling task is cancelled (the transfer stops; bytes moved so far are wasted).
-    public func data(from url: URL) async throws -> Data {
+    /// when the calling task is cancelled (the transfer stops; bytes moved so far are wasted, unless
+    /// `keepResumeData` is given).
+    ///
+    /// With `resumeData` from an earlier, cancelled transfer of this URL, the request asks only for the
+    /// rest of the body (a range request; the server may still send it whole). `keepResumeData` is called,
+    /// on the session's thread, with what a transfer cancelled mid-body received, as `URLSession` hands
+    /// back resume data in the error of a cancelled download.
+    public func data(
+        from url: URL, resumeData: ResumeData? = nil,
+        keepResumeData: (@Sendable (ResumeData) -> Void)? = nil
+    ) async throws -> Data {
         try Task.checkCancellation()
         return try await Waiter.wait { waiter in
-            let transfer = Transfer(url: url, waiter: waiter)
+            let transfer = Transfer(url: url, waiter: waiter, resumeData: resumeData, keep: keepResumeData)
             waiter.onCancel = { transfer.cancel() }
             transfers.addOperation(transfer)
         }
@@ -28,16 +37,23 @@ public final class AsyncNetwork: @unchecked Sendable {
     private final class Transfer: Operation {
         let url: URL
         let waiter: Waiter<Data>
+        var resumeData: ResumeData?
+        let keep: (@Sendable (ResumeData) -> Void)?
 
-        init(url: URL, waiter: Waiter<Data>) {
+        init(url: URL, waiter: Waiter<Data>, resumeData: ResumeData?, keep: (@Sendable (ResumeData) -> Void)?)
+        {
             self.url = url
             self.waiter = waiter
+            self.resumeData = resumeData
+            self.keep = keep
         }
 
         override func main() {
             do {
-                waiter.resume(with: .success(try Network.shared.data(from: url, cancellingWith: self)))
+                let data = try Network.shared.data(from: url, cancellingWith: self, resumeData: &resumeData)
+                waiter.resume(with: .success(data))
             } catch {
+                if let keep, let resumeData { keep(resumeData) }
                 waiter.resume(with: .failure(error))
             }
         }

@@ -20,7 +20,12 @@ public final class SimulatedTaskExecutor: TaskExecutor, @unchecked Sendable {
         let priority = Self.queuePriority(job.priority)
         let unowned = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        let operation = BlockOperation { unowned.runSynchronously(on: executor) }
+        let operation = BlockOperation {
+            unowned.runSynchronously(on: executor)
+            // Jobs start in the order they were enqueued: the worker lets the others already given a
+            // job run theirs before it takes the next one from the queue.
+            SimulatedThread.current?.yield()
+        }
         operation.name = "job"
         operation.queuePriority = priority
         queue.addOperation(operation)

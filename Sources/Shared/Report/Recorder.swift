@@ -11,6 +11,9 @@ final class Recorder {
     private var downloads: [DownloadRecord] = []
     /// URLs completed in the current launch, for `duplicate_downloads`.
     private var completedURLsThisLaunch: Set<String> = []
+    /// The last download of each URL that completed, in any launch: a poster read back from a disk cache
+    /// was made from its bytes.
+    private var lastCompletedDownload: [String: Int] = [:]
 
     /// One transfer's bytes and whether a cell ever showed its picture.
     private struct DownloadRecord {
@@ -80,6 +83,7 @@ final class Recorder {
                 metrics.duplicateDownloads += 1
             }
             completedURLsThisLaunch.insert(url)
+            lastCompletedDownload[url] = download
         }
         event("request_end", [.text("url", url), .number("status", status), .number("bytes", bytes)])
     }
@@ -88,6 +92,12 @@ final class Recorder {
     func requestCancelled(url: String, bytes: Int) {
         metrics.requestsCancelled += 1
         event("request_cancel", [.text("url", url), .number("bytes", bytes)])
+    }
+
+    /// A cell showed a poster: made from `download`'s bytes, or, when it does not know (a poster read
+    /// back from a disk cache), from the last completed download of its URL.
+    func posterShown(download: Int?, url: String?) {
+        if let download = download ?? url.flatMap({ lastCompletedDownload[$0] }) { downloadShown(download) }
     }
 
     /// A cell showed the picture made from this download.

@@ -79,6 +79,16 @@ public final class SimulatedThread: @unchecked Sendable {
         yieldBaton()
     }
 
+    /// Lets every thread already runnable at this virtual moment run first, then carries on; no virtual
+    /// time passes. Must be called on this thread.
+    public func yield() {
+        guard !isInterrupted else { return }
+        state = .sleeping
+        currentTicket &+= 1
+        scheduler.enqueue(time: scheduler.now, event: .resume(self, ticket: currentTicket))
+        yieldBaton()
+    }
+
     /// Blocks this thread until another party calls `wake()`. Must be called on this thread.
     public func park() {
         if isInterrupted { return }

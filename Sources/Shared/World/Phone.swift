@@ -555,7 +555,7 @@ public final class Phone {
         if image.sourceURL != movies[row].urlString {
             recorder.wrongImage(row: row, url: image.sourceURL)
         }
-        if let download = image.downloadID { recorder.downloadShown(download) }
+        recorder.posterShown(download: image.downloadID, url: image.sourceURL)
     }
 
     private static func shows(_ kind: Image.Kind) -> String {
