@@ -98,12 +98,8 @@ public final class TableView {
 
     /// Rows on screen at an offset.
     func visibleRange(at offset: Double) -> ClosedRange<Int>? {
-        guard numberOfRows > 0 else { return nil }
-        let first = max(0, Int((offset / rowHeight).rounded(.down)))
-        let bottom = offset + viewportHeight
-        var last = Int((bottom / rowHeight).rounded(.up)) - 1
-        last = min(last, numberOfRows - 1)
-        return first <= last ? first...last : nil
+        GestureTimeline.visibleRows(
+            at: offset, rowHeight: rowHeight, viewport: viewportHeight, rowCount: numberOfRows)
     }
 
     /// Moves the content as a touch does, clamped to the edges, and tells the delegate; the rows follow at
