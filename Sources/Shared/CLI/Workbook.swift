@@ -86,8 +86,7 @@ public enum Workbook {
     /// Prints the report and writes the files the options ask for.
     static func writeOutputs(_ result: RunResult, options: RunOptions) throws {
         if let tracePath = options.tracePath {
-            let text =
-                result.trace.map(\.jsonLine).joined(separator: "\n") + (result.trace.isEmpty ? "" : "\n")
+            let text = TraceEvent.jsonLines(result.trace)
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: tracePath))
             } catch {

@@ -134,8 +134,7 @@ public final class TableView {
         if range != reportedRange {
             reportedRange = range
             if let range {
-                phone.recorder.event(
-                    "visible_rows", [.number("first", range.lowerBound), .number("last", range.upperBound)])
+                phone.recorder.event(.visibleRows(first: range.lowerBound, last: range.upperBound))
             }
             updatePrefetching(visible: range, controller: controller)
         }

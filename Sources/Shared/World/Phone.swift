@@ -222,7 +222,7 @@ public final class Phone {
     }
 
     private func relaunch() {
-        recorder.event("relaunch")
+        recorder.event(.relaunch)
         // A finger that landed while the main thread was blocked had already left the stop.
         leaveOpenStop(at: pendingTouchDown(before: scheduler.now + 1) ?? scheduler.now)
         endScrolling(at: scheduler.now)
@@ -233,7 +233,7 @@ public final class Phone {
     }
 
     private func sendMemoryWarning() {
-        recorder.event("memory_warning")
+        recorder.event(.memoryWarning)
         let warning = BlockOperation { [weak self] in
             guard let self, let app else { return }
             let before = memory.liveBytes
@@ -399,7 +399,7 @@ public final class Phone {
                 leaveOpenStop(at: gesture.start)
                 hitchLedger.touchDown(at: gesture.start)
                 table.isDragging = true
-                recorder.event("scroll_state", [.text("state", "dragging")])
+                recorder.event(.scrollState(.dragging))
                 spendOnMain(costs.delegateCallback)
                 controller.scrollViewWillBeginDragging(table)
             }
@@ -411,8 +411,7 @@ public final class Phone {
                 table.scroll(to: gesture.releaseOffset)
                 table.isDragging = false
                 table.isDecelerating = gesture.decelerates
-                recorder.event(
-                    "scroll_state", [.text("state", gesture.decelerates ? "decelerating" : "idle")])
+                recorder.event(.scrollState(gesture.decelerates ? .decelerating : .idle))
                 spendOnMain(costs.delegateCallback)
                 controller.scrollViewDidEndDragging(table, willDecelerate: gesture.decelerates)
                 if !gesture.decelerates {
@@ -427,7 +426,7 @@ public final class Phone {
             }
             table.scroll(to: gesture.restOffset)
             table.isDecelerating = false
-            recorder.event("scroll_state", [.text("state", "idle")])
+            recorder.event(.scrollState(.idle))
             spendOnMain(costs.delegateCallback)
             controller.scrollViewDidEndDecelerating(table)
             finishGesture(gesture)
@@ -545,11 +544,9 @@ public final class Phone {
     private func recordShown(_ image: Image?, kind: Image.Kind, row: Int) {
         if recorder.keepsTrace {
             recorder.event(
-                "cell_image",
-                [
-                    .number("row", row), .text("shows", Self.shows(kind)), .text("url", image?.sourceURL),
-                    .text("image_hash", kind == .placeholder ? nil : image?.contentHash),
-                ])
+                .cellImage(
+                    row: row, shows: Self.shows(kind), url: image?.sourceURL,
+                    imageHash: kind == .placeholder ? nil : image?.contentHash))
         }
         guard kind == .poster, let image else { return }
         if image.sourceURL != movies[row].urlString {
@@ -604,7 +601,7 @@ public final class Phone {
             bitmap.map { costs.decode(pixels: $0.width * $0.height) } ?? costs.failedDecode(bytes: data.count)
         recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
         if bitmap == nil, let reason = PosterLimits.refusal(of: [UInt8](data.prefix(24))) {
-            recorder.event("poster_refused", [.text("url", source), .text("reason", reason)])
+            recorder.event(.posterRefused(url: source, reason: reason))
         }
         thread?.sleep(for: cost)
         guard let bitmap else { return nil }
