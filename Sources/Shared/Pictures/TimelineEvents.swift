@@ -26,7 +26,6 @@ struct TimelineEvents {
 
     /// One network transfer, from its request to its end.
     struct Transfer {
-        /// The poster URL.
         let url: String
         /// The thread that asked for it.
         let thread: String
@@ -82,7 +81,6 @@ struct TimelineEvents {
 
     /// One visible row showing the placeholder, until it showed something else or left the screen.
     struct RowWait {
-        /// The row number.
         let row: Int
         /// The wait.
         let span: Span

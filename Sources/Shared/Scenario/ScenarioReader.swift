@@ -110,9 +110,7 @@ struct ScenarioReader {
 
     /// A row an action scrolls to, remembered until the row count is known.
     private struct RowTarget {
-        /// The line of the action.
         let line: ScenarioLine
-        /// The row it scrolls to.
         let row: Int
     }
 
