@@ -153,7 +153,7 @@ public struct SHA256 {
     }
 
     /// `roundConstants` where `compress` can read them without touching an array (made once, never freed).
-    private static let roundConstantsPointer: UnsafePointer<UInt32> = {
+    nonisolated(unsafe) private static let roundConstantsPointer: UnsafePointer<UInt32> = {
         let pointer = UnsafeMutablePointer<UInt32>.allocate(capacity: 64)
         pointer.initialize(from: roundConstants, count: 64)
         return UnsafePointer(pointer)
