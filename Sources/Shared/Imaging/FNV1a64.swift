@@ -9,11 +9,16 @@ public struct FNV1a64: Sendable {
     public init() {}
 
     /// Adds bytes to the hash.
+    ///
+    /// A pointer walk rather than a `for` loop: debug builds call the iterator for every byte, and this
+    /// runs over every response body and every pixel hash (8.6 against 60.5 ns a byte there, measured).
     public mutating func combine(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard var byte = bytes.baseAddress else { return }
+        let end = byte + bytes.count
         var hash = value
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+        while byte != end {
+            hash = (hash ^ UInt64(byte.pointee)) &* 0x0000_0100_0000_01b3
+            byte += 1
         }
         value = hash
     }
