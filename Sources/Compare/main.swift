@@ -24,39 +24,30 @@ enum Compare {
         .sorted { $0 < $1 }.map(\.1)
     }
 
-    /// The help text.
-    static let help = """
-        Compare: runs every step on one scenario and prints a table, a column per step, with the oracle.
-
-        Usage: swift build && swift run Compare [--scenario NAME|FILE] [--seed N]
-
-        Options:
-          --scenario NAME|FILE  a built-in scenario or a scenario file (default: course)
-          --seed N              seed for every random choice, overriding the scenario's
-          --help                print this help and exit (also -h)
-
-        The step executables must be built next to Compare: run `swift build` first.
-
-        """
+    /// The options Compare takes; it passes the scenario and seed on to every step.
+    static let accepted: Set<String> = ["--scenario", "--seed", "--help"]
 
     /// Parses the arguments, runs the steps and prints the table; exits 2 on a problem.
     static func main() -> Never {
-        var passThrough: [String] = []
-        var arguments = Array(CommandLine.arguments.dropFirst())[...]
-        while let argument = arguments.popFirst() {
-            if argument == "--help" || argument == "-h" {
-                print(help, terminator: "")
-                exit(0)
-            }
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            guard name == "--scenario" || name == "--seed" else {
-                fail("unknown argument '\(argument)'\nTry 'Compare --help' for the options.")
-            }
-            passThrough.append(argument)
-            if !argument.contains("="), let value = arguments.popFirst() {
-                passThrough.append(value)
-            }
+        let options: RunOptions
+        do {
+            options = try OptionsParser.parse(Array(CommandLine.arguments.dropFirst()), accepting: accepted)
+        } catch {
+            fail("\(Workbook.visible(error.description))\nTry 'Compare --help' for the options.")
         }
+        if options.help {
+            print(
+                OptionsParser.helpText(
+                    program: "Compare",
+                    summary:
+                        "runs every step on one scenario and prints a table, a column per step, with the oracle.",
+                    accepting: accepted)
+                    + "\nThe step executables must be built next to Compare: run `swift build` first.\n",
+                terminator: "")
+            exit(0)
+        }
+        let passThrough =
+            ["--scenario", options.scenario] + (options.seed.map { ["--seed", String($0)] } ?? [])
         let folder = executableFolder()
         var columns: [ComparisonTable.Column] = []
         let steps = steps(in: folder)

@@ -109,7 +109,7 @@ struct HostileInputFileTests {
         }
         let original = [UInt8](
             try PropertyListSerialization.data(fromPropertyList: entries, format: .xml, options: 0))
-        var random = TestRandom(state: 0xCA7A_1065)
+        var random = SeededGenerator(seed: 0xCA7A_1065)
         var loaded = 0
         var kinds: Set<String> = []
         for _ in 0..<1500 {
@@ -144,7 +144,7 @@ struct HostileInputFileTests {
             "--concurrency=0", "--concurrency=65", "--color=purple", "--json=yes", "--sead", "-x", "-", "--",
             "flaky", "0", "18446744073709551616", "", "é", "--trace=", "1e3", " 7", "never",
         ]
-        var random = TestRandom(state: 0x0B7_1065)
+        var random = SeededGenerator(seed: 0x0B7_1065)
         var parsed = 0
         var refused = 0
         for _ in 0..<4000 {

@@ -93,6 +93,27 @@ struct OptionsParserTests {
         #expect(try OptionsParser.parse(["--scenario=a=b"]).scenario == "a=b")
     }
 
+    @Test("A program that takes only some options (Compare) refuses the others and lists only its own")
+    func acceptingSomeOptions() throws {
+        let accepted: Set<String> = ["--scenario", "--seed", "--help"]
+        var expected = RunOptions()
+        expected.scenario = "flaky"
+        expected.seed = 3
+        #expect(
+            try OptionsParser.parse(["--scenario=flaky", "--seed", "3"], accepting: accepted) == expected)
+        #expect(throws: OptionsError.unknownOption("--json", suggestion: nil)) {
+            try OptionsParser.parse(["--json"], accepting: accepted)
+        }
+        #expect(throws: OptionsError.unknownOption("--sed", suggestion: "--seed")) {
+            try OptionsParser.parse(["--sed", "3"], accepting: accepted)
+        }
+        let help = OptionsParser.helpText(program: "Compare", summary: "compares", accepting: accepted)
+        #expect(help.contains("--seed N") && help.contains("--scenario NAME|FILE"))
+        #expect(!help.contains("--json") && !help.contains("--trace"))
+        // Without `accepting`, every option is known.
+        #expect(try OptionsParser.parse(["--json"]).json)
+    }
+
     @Test("Unknown options are refused, suggesting a close one")
     func unknownOptions() {
         #expect(parseError(["--jsno"]) == .unknownOption("--jsno", suggestion: "--json"))

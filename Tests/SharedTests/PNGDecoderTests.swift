@@ -193,8 +193,8 @@ struct PNGDecoderTests {
 
     @Test("Rows filtered with all five filters on RGBA pixels decode to the original pixels")
     func allFiltersOnRGBA() throws {
-        var generator = SplitMix64(seed: 42)
-        let rgba = (0..<(7 * 10 * 4)).map { _ in generator.nextByte() }
+        var generator = SeededGenerator(seed: 42)
+        let rgba = (0..<(7 * 10 * 4)).map { _ in UInt8(truncatingIfNeeded: generator.next() >> 24) }
         for filters: [UInt8] in [[0], [1], [2], [3], [4], [4, 3, 2, 1, 0]] {
             let bitmap = try PNGDecoder.decode(
                 PNGTestBuilder.rgbaPNG(width: 7, height: 10, rgba: rgba, filters: filters))

@@ -423,7 +423,7 @@ struct ScenarioParserTests {
             "slow-host", "factor=", "rtt=", "99999999999999999999", "18446744073709551615", "-1", "0.0",
             "1.", ".5", "é", "🎬", "\u{FEFF}", "\r", "relaunch", "memory-warning", "1000000", "999999",
         ]
-        var random = TestRandom(state: 0x5EED_2015)
+        var random = SeededGenerator(seed: 0x5EED_2015)
         var parsed = 0
         var refused = 0
         for round in 0..<3000 {
@@ -453,26 +453,6 @@ struct ScenarioParserTests {
         }
         #expect(parsed > 0, "some mutations stay valid")
         #expect(refused > 0, "some mutations are refused")
-    }
-}
-
-/// SplitMix64, for the mutation test's reproducible choices.
-struct TestRandom {
-    /// The generator's state.
-    var state: UInt64
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound` (bound ≥ 1).
-    mutating func below(_ bound: Int) -> Int {
-        Int(next() % UInt64(max(bound, 1)))
     }
 }
 

@@ -130,7 +130,7 @@ extension RunResult {
 extension TraceEvent {
     /// A field's raw JSON value.
     func field(_ key: String) -> String? {
-        fields.first { $0.key == key }?.json
+        fields.first { $0.key == key }?.value.json
     }
 }
 

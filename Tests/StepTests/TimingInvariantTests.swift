@@ -68,7 +68,7 @@ struct TimingInvariantTests {
     /// A short random scenario: few rows, a slow or a fast network, 60 or 120 Hz, then a few drags,
     /// flings and waits.
     static func generatedScenario(seed: UInt64) -> String {
-        var random = SplitMix(seed: 0x5EED_0000 &+ seed)
+        var random = SeededGenerator(seed: 0x5EED_0000 &+ seed)
         let rows = 16 + random.below(16)
         let rowHeight = [60, 88, 120][random.below(3)]
         let slow = random.below(2) == 0
@@ -88,19 +88,5 @@ struct TimingInvariantTests {
             }
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// SplitMix64, for the sweep's choices.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     }
 }

@@ -61,8 +61,13 @@ public enum OptionsParser {
         Option(name: "--help", kind: .none, help: "print this help and exit (also -h)"),
     ]
 
-    /// Reads the arguments (without the program name) into options.
-    public static func parse(_ arguments: [String]) throws(OptionsError) -> RunOptions {
+    /// Reads the arguments (without the program name) into options. `accepting` narrows the options to
+    /// those names (with their dashes, `--seed`), for a program that takes only some of them (`Compare`).
+    public static func parse(_ arguments: [String], accepting: Set<String>? = nil) throws(OptionsError)
+        -> RunOptions
+    {
+        let options =
+            accepting.map { names in Self.options.filter { names.contains($0.name) } } ?? Self.options
         var result = RunOptions()
         var seen: Set<String> = []
         var index = 0
@@ -109,8 +114,11 @@ public enum OptionsParser {
         return result
     }
 
-    /// The help: a usage line, one line per option, and the built-in scenarios.
-    public static func helpText(program: String, summary: String) -> String {
+    /// The help: a usage line, one line per option (those named in `accepting`, or all), and the built-in
+    /// scenarios.
+    public static func helpText(program: String, summary: String, accepting: Set<String>? = nil) -> String {
+        let options =
+            accepting.map { names in Self.options.filter { names.contains($0.name) } } ?? Self.options
         let labels = options.map { option -> String in
             switch option.kind {
             case .none: return option.name

@@ -25,14 +25,20 @@ public enum Workbook {
             let result = try run(step: step, options: options, makeApp: makeApp)
             try writeOutputs(result, options: options)
             exit(0)
-        } catch let error as OptionsError {
-            fail("\(step): \(visible(error.description))\nTry '\(step) --help' for the options.")
-        } catch let error as ScenarioError {
-            fail("\(step): \(visible(error.description))")
-        } catch let error as WorkbookError {
-            fail("\(step): \(visible(error.description))")
         } catch {
-            fail("\(step): \(visible(SystemError.reason(error)))")
+            let hint = error is OptionsError ? "\nTry '\(step) --help' for the options." : ""
+            fail("\(step): \(visible(message(for: error)))\(hint)")
+        }
+    }
+
+    /// One line for an error that ends a run: the workbook's own errors say what is wrong in their
+    /// description; a file error from Foundation gives its short system reason.
+    static func message(for error: any Error) -> String {
+        switch error {
+        case let error as OptionsError: return error.description
+        case let error as ScenarioError: return error.description
+        case let error as WorkbookError: return error.description
+        default: return SystemError.reason(error)
         }
     }
 
@@ -80,8 +86,7 @@ public enum Workbook {
     /// Prints the report and writes the files the options ask for.
     static func writeOutputs(_ result: RunResult, options: RunOptions) throws {
         if let tracePath = options.tracePath {
-            let text =
-                result.trace.map(\.jsonLine).joined(separator: "\n") + (result.trace.isEmpty ? "" : "\n")
+            let text = TraceEvent.jsonLines(result.trace)
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: tracePath))
             } catch {

@@ -152,7 +152,6 @@ public enum PNGDecoder {
 
     /// What the chunks of a PNG file say, once read and checked.
     struct Chunks {
-        /// The image header.
         var header: PNGHeader
         /// The palette as 256 RGBA entries, alpha from `tRNS` (255 where it gives none).
         var palette = [UInt8](repeating: 0, count: 1024)

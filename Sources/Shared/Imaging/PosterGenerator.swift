@@ -1,6 +1,6 @@
 /// Paints a movie poster for any URL: the same URL gives the same pixels on every run and machine.
 ///
-/// The 64-bit FNV-1a hash of the URL's UTF-8 bytes seeds a `SplitMix64` stream, and every
+/// The 64-bit FNV-1a hash of the URL's UTF-8 bytes seeds a `SeededGenerator` (SplitMix64), and every
 /// choice below is drawn from that stream in a fixed order:
 /// 1. a palette: a base hue, its background pair and an accent near the complementary hue;
 /// 2. a vertical background gradient from a dark tone of the base hue to a lighter one of a nearby hue;
@@ -29,7 +29,7 @@ public enum PosterGenerator {
 
     /// The poster for a URL, fully opaque.
     public static func poster(for url: String) -> Bitmap {
-        var random = SplitMix64(seed: FNV1a64.hash(url))
+        var random = SeededGenerator(seed: FNV1a64.hash(url))
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
         pixels.withUnsafeMutableBufferPointer { buffer in
             let canvas = buffer.baseAddress!
@@ -226,7 +226,7 @@ public enum PosterGenerator {
     /// coverage, 8 bits pick the luminance offset and 4 bits each the channel offsets, through
     /// tables built once (offset = index × span / 2^bits − strength, rounded down).
     static func addGrain(
-        _ canvas: UnsafeMutablePointer<UInt8>, strength: Int, coverage: Int, random: inout SplitMix64
+        _ canvas: UnsafeMutablePointer<UInt8>, strength: Int, coverage: Int, random: inout SeededGenerator
     ) {
         let lumaOffsets = UnsafeMutablePointer<Int>.allocate(capacity: 256)
         let chromaOffsets = UnsafeMutablePointer<Int>.allocate(capacity: 16)
@@ -245,16 +245,13 @@ public enum PosterGenerator {
         var offset = 0
         var bits: UInt64 = 0
         var bitsLeft = 0
-        // `SplitMix64.next()` written out inline (a call per value is slow in debug builds);
-        // the generator continues from the same counter afterwards.
+        // The generator's counter stepped here rather than through `next()` (a mutating call per value
+        // is slow in debug builds); the generator continues from the same counter afterwards.
         var state = random.state
         while offset < end {
             if bitsLeft == 0 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                bits = state
-                bits = (bits ^ (bits >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                bits = (bits ^ (bits >> 27)) &* 0x94D0_49BB_1331_11EB
-                bits ^= bits >> 31
+                state &+= SeededGenerator.increment
+                bits = SeededGenerator.scramble(state)
                 bitsLeft = 2
             }
             let slice = Int(truncatingIfNeeded: bits & 0xff_ffff)
@@ -271,6 +268,6 @@ public enum PosterGenerator {
             }
             offset += 4
         }
-        random = SplitMix64(seed: state)
+        random = SeededGenerator(seed: state)
     }
 }

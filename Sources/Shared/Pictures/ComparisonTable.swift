@@ -9,7 +9,6 @@ public enum ComparisonTable {
         public let step: String
         /// The scenario's name.
         public let scenario: String
-        /// The seed.
         public let seed: UInt64
         /// Every metric by its contract key.
         public let metrics: [String: Double]

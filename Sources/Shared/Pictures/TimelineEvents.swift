@@ -26,7 +26,6 @@ struct TimelineEvents {
 
     /// One network transfer, from its request to its end.
     struct Transfer {
-        /// The poster URL.
         let url: String
         /// The thread that asked for it.
         let thread: String
@@ -82,7 +81,6 @@ struct TimelineEvents {
 
     /// One visible row showing the placeholder, until it showed something else or left the screen.
     struct RowWait {
-        /// The row number.
         let row: Int
         /// The wait.
         let span: Span
@@ -137,89 +135,89 @@ struct TimelineEvents {
             }
         }
 
+        func addWork(_ kind: WorkKind, thread: String, micros: Int64, at time: Int64) {
+            // Durations as the trace file has them, so a picture drawn from the file would match.
+            let micros = TraceEvent.asWritten(micros)
+            // Disk writes are reported when they finish; the others when they begin.
+            let span =
+                kind == .diskWrite
+                ? Span(start: time - micros, end: time) : Span(start: time, end: time + micros)
+            work.append(Work(thread: thread, kind: kind, span: span))
+        }
+        func transferEnded(url: String, at time: Int64, bytes: Int, status: Int?) {
+            guard var open = openTransfers[url], !open.isEmpty else { return }
+            let index = open.removeFirst()
+            openTransfers[url] = open
+            transfers[index].end = time
+            transfers[index].bytes = bytes
+            transfers[index].cancelled = status == nil
+            transfers[index].status = status ?? 0
+        }
+
         for event in result.trace {
             let time = event.time
-            let thread = event.text("thread")
-            if let thread, thread != "main" { threads.insert(thread) }
-            switch event.name {
-            case "scroll_state":
-                let state = event.text("state") ?? "idle"
+            if let thread = event.kind.thread, thread != "main" { threads.insert(thread) }
+            switch event.kind {
+            case .scrollState(let state):
                 if time > scrollSince {
                     scroll.append(
                         ScrollSegment(state: scrollState, span: Span(start: scrollSince, end: time)))
                 }
-                scrollState = state
+                scrollState = state.rawValue
                 scrollSince = time
-            case "stop_filled", "stop_unfilled":
-                let wait = event.microseconds("ms") ?? 0
-                stops.append(
-                    Stop(span: Span(start: time - wait, end: time), filled: event.name == "stop_filled"))
-            case "main_busy":
-                let start = event.integer("start_us") ?? time
+            case .stopFilled(let micros, _), .stopUnfilled(let micros, _):
+                let wait = TraceEvent.asWritten(micros)
+                let filled = if case .stopFilled = event.kind { true } else { false }
+                stops.append(Stop(span: Span(start: time - wait, end: time), filled: filled))
+            case .mainBusy(_, let start):
                 mainBusy.append(Span(start: start, end: time))
-            case "hitch":
-                hitches.append((time, event.microseconds("ms") ?? 0))
-            case "operation_start":
-                if let thread { openOperations[thread] = time }
-            case "operation_end":
-                if let thread, let start = openOperations.removeValue(forKey: thread) {
-                    operations.append(
-                        (thread, Span(start: start, end: time), event.flag("cancelled") ?? false))
+            case .hitch(let micros, _):
+                hitches.append((time, TraceEvent.asWritten(micros)))
+            case .operationStart(_, let thread):
+                openOperations[thread] = time
+            case .operationEnd(_, let thread, let cancelled):
+                if let start = openOperations.removeValue(forKey: thread) {
+                    operations.append((thread, Span(start: start, end: time), cancelled))
                 }
-            case "decode", "filter", "disk_read", "disk_write":
-                guard let kind = WorkKind(rawValue: event.name), let thread else { break }
-                let micros = event.microseconds("ms") ?? 0
-                // Disk writes are reported when they finish; the others when they begin.
-                let span =
-                    kind == .diskWrite
-                    ? Span(start: time - micros, end: time) : Span(start: time, end: time + micros)
-                work.append(Work(thread: thread, kind: kind, span: span))
-            case "request_start":
-                let url = event.text("url") ?? "?"
+            case .decode(_, let thread, let micros, _):
+                addWork(.decode, thread: thread, micros: micros, at: time)
+            case .filter(_, let thread, let micros):
+                addWork(.filter, thread: thread, micros: micros, at: time)
+            case .diskRead(_, _, let thread, let micros):
+                addWork(.diskRead, thread: thread, micros: micros, at: time)
+            case .diskWrite(_, _, let thread, let micros):
+                addWork(.diskWrite, thread: thread, micros: micros, at: time)
+            case .requestStart(let url, let thread):
                 openTransfers[url, default: []].append(transfers.count)
                 transfers.append(
                     Transfer(
-                        url: url, thread: thread ?? "?", start: time, response: nil, end: time, status: nil,
+                        url: url, thread: thread, start: time, response: nil, end: time, status: nil,
                         bytes: 0, cancelled: false))
-            case "request_response":
-                let url = event.text("url") ?? "?"
+            case .requestResponse(let url, _, _):
                 if let index = openTransfers[url]?.first(where: { transfers[$0].response == nil }) {
                     transfers[index].response = time
                 }
-            case "request_end", "request_cancel":
-                let url = event.text("url") ?? "?"
-                guard var open = openTransfers[url], !open.isEmpty else { break }
-                let index = open.removeFirst()
-                openTransfers[url] = open
-                transfers[index].end = time
-                transfers[index].bytes = Int(event.integer("bytes") ?? 0)
-                if event.name == "request_cancel" {
-                    transfers[index].cancelled = true
-                    transfers[index].status = 0
-                } else {
-                    transfers[index].status = Int(event.integer("status") ?? 0)
-                }
-            case "cell_image":
-                guard let row = event.integer("row").map(Int.init) else { break }
-                let shows = event.text("shows") ?? "placeholder"
+            case .requestEnd(let url, let status, let bytes):
+                transferEnded(url: url, at: time, bytes: bytes, status: status)
+            case .requestCancel(let url, let bytes):
+                transferEnded(url: url, at: time, bytes: bytes, status: nil)
+            case .cellImage(let row, let shows, _, _):
                 if shows == "placeholder" {
                     if openWaits[row] == nil { openWaits[row] = time }
                 } else if let start = openWaits.removeValue(forKey: row) {
                     let outcome: WaitOutcome = shows == "failed" ? .failed : .poster
                     waits.append(RowWait(row: row, span: Span(start: start, end: time), outcome: outcome))
                 }
-            case "visible_rows":
-                let first = Int(event.integer("first") ?? 0)
-                let last = Int(event.integer("last") ?? -1)
+            case .visibleRows(let first, let last):
                 closeWaits(where: { $0 < first || $0 > last }, at: time, outcome: .abandoned)
-            case "memory_warning":
+            case .memoryWarning:
                 memoryWarnings.append(time)
-            case "relaunch":
+            case .relaunch:
                 relaunches.append(time)
                 closeWaits(where: { _ in true }, at: time, outcome: .abandoned)
-            case "wrong_image":
+            case .wrongImage:
                 wrongImages.append(time)
-            case "late_completion":
+            case .lateCompletion:
                 lateCompletions.append(time)
             default:
                 break
@@ -250,5 +248,20 @@ struct TimelineEvents {
             return (name, 0)
         }
         return (String(name[..<dash]), number)
+    }
+}
+
+extension TraceEvent.Kind {
+    /// The thread the event happened on, for events that name one.
+    var thread: String? {
+        switch self {
+        case .requestStart(_, let thread), .decode(_, let thread, _, _), .filter(_, let thread, _),
+            .diskRead(_, _, let thread, _), .diskWrite(_, _, let thread, _),
+            .diskWriteFailed(_, _, let thread),
+            .operationStart(_, let thread), .operationEnd(_, let thread, _):
+            return thread
+        default:
+            return nil
+        }
     }
 }

@@ -13,10 +13,11 @@ public struct Oracle: Sendable, Equatable {
     ) {
         var urls: Set<String> = []
         for offset in timeline.restOffsets {
-            let first = max(0, Int((offset / rowHeight).rounded(.down)))
-            let last = min(movies.count - 1, Int(((offset + viewport) / rowHeight).rounded(.up)) - 1)
-            guard first <= last else { continue }
-            for row in first...last {
+            guard
+                let visible = GestureTimeline.visibleRows(
+                    at: offset, rowHeight: rowHeight, viewport: viewport, rowCount: movies.count)
+            else { continue }
+            for row in visible {
                 if movies[row].url != nil { urls.insert(movies[row].urlString) }
             }
         }

@@ -33,16 +33,16 @@ final class Recorder {
     private var isLive: Bool { !(SimulatedThread.current?.isKilled ?? false) }
 
     /// Adds a trace line at the current virtual time.
-    func event(_ name: String, _ fields: [TraceField] = []) {
-        event(at: scheduler.now, name, fields)
+    func event(_ kind: TraceEvent.Kind) {
+        event(at: scheduler.now, kind)
     }
 
     /// Adds a trace line at another time: a moment the user saw that the main thread learns of only
     /// later (a touch-down while it was blocked) or earlier (the vsync that will present a frame). The
     /// trace stays in time order; among equal times, lines keep the order they were added in.
-    func event(at time: Int64, _ name: String, _ fields: [TraceField] = []) {
+    func event(at time: Int64, _ kind: TraceEvent.Kind) {
         guard keepsTrace else { return }
-        let line = TraceEvent(time: time, name: name, fields: fields)
+        let line = TraceEvent(time: time, kind)
         guard let last = trace.last, last.time > time else {
             trace.append(line)
             return
@@ -63,7 +63,7 @@ final class Recorder {
         metrics.requestsStarted += 1
         if isRetry { metrics.retries += 1 }
         downloads.append(DownloadRecord(url: url))
-        event("request_start", [.text("url", url), .text("thread", thread)])
+        event(.requestStart(url: url, thread: thread))
         return downloads.count - 1
     }
 
@@ -85,13 +85,13 @@ final class Recorder {
             completedURLsThisLaunch.insert(url)
             lastCompletedDownload[url] = download
         }
-        event("request_end", [.text("url", url), .number("status", status), .number("bytes", bytes)])
+        event(.requestEnd(url: url, status: status, bytes: bytes))
     }
 
     /// A request was cancelled after moving `bytes`.
     func requestCancelled(url: String, bytes: Int) {
         metrics.requestsCancelled += 1
-        event("request_cancel", [.text("url", url), .number("bytes", bytes)])
+        event(.requestCancel(url: url, bytes: bytes))
     }
 
     /// A cell showed a poster: made from `download`'s bytes, or, when it does not know (a poster read
@@ -120,16 +120,14 @@ final class Recorder {
     func decoded(url: String?, thread: String, micros: Int64, succeeded: Bool) {
         guard isLive else { return }
         metrics.decodes += 1
-        event(
-            "decode",
-            [.text("url", url), .text("thread", thread), .milliseconds("ms", micros), .flag("ok", succeeded)])
+        event(.decode(url: url, thread: thread, micros: micros, succeeded: succeeded))
     }
 
     /// A filter ran on a thread.
     func filtered(url: String?, thread: String, micros: Int64) {
         guard isLive else { return }
         metrics.filters += 1
-        event("filter", [.text("url", url), .text("thread", thread), .milliseconds("ms", micros)])
+        event(.filter(url: url, thread: thread, micros: micros))
     }
 
     /// An operation was cancelled before it finished.
@@ -142,35 +140,25 @@ final class Recorder {
     func diskWritten(path: String, bytes: Int, thread: String, micros: Int64) {
         guard isLive else { return }
         metrics.diskWrites += 1
-        event(
-            "disk_write",
-            [
-                .text("file", path), .number("bytes", bytes), .text("thread", thread),
-                .milliseconds("ms", micros),
-            ])
+        event(.diskWrite(file: path, bytes: bytes, thread: thread, micros: micros))
     }
 
     /// A disk write failed (the folder is gone, or the disk is full).
     func diskWriteFailed(path: String, reason: String, thread: String) {
         guard isLive else { return }
-        event("disk_write_failed", [.text("file", path), .text("reason", reason), .text("thread", thread)])
+        event(.diskWriteFailed(file: path, reason: reason, thread: thread))
     }
 
     /// The app stopped using its disk cache.
     func diskCacheOff(reason: String) {
         guard isLive else { return }
-        event("disk_cache_off", [.text("reason", reason)])
+        event(.diskCacheOff(reason: reason))
     }
 
     /// A disk read began (nil bytes: the file was missing).
     func diskRead(path: String, bytes: Int?, thread: String, micros: Int64) {
         guard isLive else { return }
-        event(
-            "disk_read",
-            [
-                .text("file", path), .number("bytes", bytes ?? 0), .text("thread", thread),
-                .milliseconds("ms", micros),
-            ])
+        event(.diskRead(file: path, bytes: bytes ?? 0, thread: thread, micros: micros))
     }
 
     /// The app served a picture from its memory cache.
@@ -188,15 +176,13 @@ final class Recorder {
     /// The app handled a memory warning: the image bytes it held just before and just after.
     func memoryWarningHandled(before: Int, after: Int) {
         metrics.memoryWarningFreedBytes += max(0, before - after)
-        event(
-            "memory_warning_handled",
-            [.number("image_bytes_before", before), .number("image_bytes_after", after)])
+        event(.memoryWarningHandled(imageBytesBefore: before, imageBytesAfter: after))
     }
 
     /// Main-queue work ran for an operation that was cancelled: a late completion.
     func lateCompletion() {
         metrics.lateCompletions += 1
-        event("late_completion")
+        event(.lateCompletion)
     }
 
     // MARK: Main thread and screen
@@ -206,14 +192,14 @@ final class Recorder {
     func mainThreadBusy(_ micros: Int64, kind: String) {
         metrics.mainThreadBusyMicroseconds += micros
         metrics.longestMainThreadStallMicroseconds = max(metrics.longestMainThreadStallMicroseconds, micros)
-        let start = Int(scheduler.now - micros)
+        let start = scheduler.now - micros
         if micros > 0 {
-            event("main_busy", [.text("kind", kind), .number("start_us", start)])
+            event(.mainBusy(kind: kind, start: start))
         }
         if micros >= Self.hangThreshold {
             metrics.hangs += 1
             metrics.hangTimeMicroseconds += micros
-            event("hang", [.milliseconds("ms", micros), .number("start_us", start)])
+            event(.hang(micros: micros, start: start))
         }
     }
 
@@ -222,20 +208,17 @@ final class Recorder {
 
     /// A request's answer began to arrive (or failed) after its latency.
     func responseStarted(url: String, status: Int, bodyBytes: Int) {
-        event(
-            "request_response", [.text("url", url), .number("status", status), .number("bytes", bodyBytes)])
+        event(.requestResponse(url: url, status: status, bytes: bodyBytes))
     }
 
     /// An operation began running on a worker thread.
     func operationStarted(_ name: String, thread: String) {
-        event("operation_start", [.text("operation", name), .text("thread", thread)])
+        event(.operationStart(operation: name, thread: thread))
     }
 
     /// An operation finished on a worker thread.
     func operationFinished(_ name: String, thread: String, cancelled: Bool) {
-        event(
-            "operation_end",
-            [.text("operation", name), .text("thread", thread), .flag("cancelled", cancelled)])
+        event(.operationEnd(operation: name, thread: thread, cancelled: cancelled))
     }
 
     /// A frame that overlapped a scroll interval was presented at `presented`, late since `lateFrom`: the
@@ -244,7 +227,7 @@ final class Recorder {
         let micros = presented - lateFrom
         metrics.hitches += 1
         metrics.hitchTimeMicroseconds += micros
-        event(at: presented, "hitch", [.milliseconds("ms", micros), .number("start_us", Int(lateFrom))])
+        event(at: presented, .hitch(micros: micros, start: lateFrom))
     }
 
     /// A scroll interval ended: from a touch-down to the presentation of the frame showing the table at
@@ -252,15 +235,14 @@ final class Recorder {
     func scrollInterval(from start: Int64, to end: Int64) {
         guard end > start else { return }
         metrics.scrollingMicroseconds += end - start
-        event(
-            at: end, "scroll_interval", [.milliseconds("ms", end - start), .number("start_us", Int(start))])
+        event(at: end, .scrollInterval(micros: end - start, start: start))
     }
 
     /// A stop that began when the table came to rest at `start` filled: every visible row showed its
     /// final content on the frame presented at `end`.
     func stopFilled(from start: Int64, to end: Int64) {
         metrics.timesToVisibleMicroseconds.append(end - start)
-        event(at: end, "stop_filled", [.milliseconds("ms", end - start), .number("start_us", Int(start))])
+        event(at: end, .stopFilled(micros: end - start, start: start))
     }
 
     /// A stop that began at `start` was left at `end` (a touch-down, a relaunch, or the end of the run)
@@ -269,7 +251,7 @@ final class Recorder {
     func stopUnfilled(from start: Int64, to end: Int64) {
         metrics.stopsUnfilled += 1
         metrics.timesToVisibleMicroseconds.append(end - start)
-        event(at: end, "stop_unfilled", [.milliseconds("ms", end - start), .number("start_us", Int(start))])
+        event(at: end, .stopUnfilled(micros: end - start, start: start))
     }
 
     /// Visible rows showed the placeholder for a span.
@@ -280,7 +262,7 @@ final class Recorder {
     /// A cell began to show another row's picture.
     func wrongImage(row: Int, url: String?) {
         metrics.wrongImageEvents += 1
-        event("wrong_image", [.number("row", row), .text("url", url)])
+        event(.wrongImage(row: row, url: url))
     }
 
     /// A new launch began: downloads of the previous one no longer count as duplicates.

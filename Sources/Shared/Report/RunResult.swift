@@ -4,11 +4,9 @@ public struct RunResult: Sendable {
     public let step: String
     /// The scenario's name.
     public let scenario: String
-    /// The seed.
     public let seed: UInt64
     /// How long the run lasted in virtual microseconds (script plus settling).
     public let virtualMicroseconds: Int64
-    /// The metrics.
     public let metrics: Metrics
     /// The least work any strategy needs for this scenario.
     public let oracle: Oracle

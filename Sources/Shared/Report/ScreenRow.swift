@@ -1,6 +1,5 @@
 /// One visible row of a snapshot.
 public struct ScreenRow: Sendable, Equatable {
-    /// The row number.
     public let row: Int
     /// The movie's title.
     public let title: String

@@ -4,16 +4,93 @@ struct ScenarioReader {
     static let settingKeywords = ["rows", "seed", "network", "screen", "faults", "slow-host", "disk"]
     /// The lines that happen during the session.
     static let actionKeywords = ["wait", "drag", "fling", "memory-warning", "relaunch"]
-    /// Keys of a `network` line.
-    static let networkKeys = ["rtt", "jitter", "bandwidth", "connections", "timeout"]
-    /// Keys of a `screen` line.
-    static let screenKeys = ["height", "row", "refresh"]
-    /// Keys of a `faults` line.
-    static let faultKeys = ["timeout", "refused", "server-error", "truncated", "corrupt"]
-    /// Keys of a `disk` line.
-    static let diskKeys = ["full-after"]
-    /// Keys of a `slow-host` line (after the host).
-    static let slowHostKeys = ["factor"]
+    /// How a `key=value` word's value is read; each is stored as a whole number (microseconds, bytes per
+    /// second, per mille, or itself).
+    enum ValueKind: Sendable {
+        /// A duration (`120ms`), zero allowed or not, at most `maximum` microseconds.
+        case duration(allowsZero: Bool, maximum: Int64)
+        /// A bandwidth (`1000KB/s`), in bytes per second.
+        case bandwidth
+        /// A whole number within a range.
+        case wholeNumber(ClosedRange<Int>)
+        /// A whole number within a range that must also be one of a few choices, in a unit (`hertz`).
+        case choice(ClosedRange<Int>, oneOf: [Int], unit: String)
+        /// A percentage (`2%`, `0.5%`), in per mille.
+        case percentage
+    }
+
+    /// One key of a setting line: its name, how its value is read, and where the value goes.
+    struct Key: Sendable {
+        /// The key as written (`rtt`).
+        let name: String
+        let value: ValueKind
+        /// Stores the value read into the scenario.
+        let store: @Sendable (inout Scenario, Int64) -> Void
+    }
+
+    /// A setting line written as `key=value` words (any subset of its keys, any order, each once).
+    struct KeyedSetting: Sendable {
+        /// The setting's name in messages (“unknown fault key …”).
+        let kind: String
+        /// A word shown in messages as an example.
+        let example: String
+        /// What a line with no key at all is told it lacks, when not the general “… settings like …”.
+        var whenEmpty: String? = nil
+        /// Its keys, in the order messages list them.
+        let keys: [Key]
+    }
+
+    /// Every `key=value` setting, by keyword: the one place a scenario key is named, checked and stored.
+    static let keyedSettings: [String: KeyedSetting] = [
+        "network": KeyedSetting(
+            kind: "network", example: "rtt=120ms",
+            keys: [
+                Key(name: "rtt", value: .duration(allowsZero: true, maximum: maximumLatency)) {
+                    $0.network.rttMicroseconds = $1
+                },
+                Key(name: "jitter", value: .duration(allowsZero: true, maximum: maximumLatency)) {
+                    $0.network.jitterMicroseconds = $1
+                },
+                Key(name: "bandwidth", value: .bandwidth) { $0.network.bandwidthBytesPerSecond = $1 },
+                Key(name: "connections", value: .wholeNumber(1...64)) {
+                    $0.network.connectionsPerHost = Int($1)
+                },
+                Key(name: "timeout", value: .duration(allowsZero: false, maximum: maximumDuration)) {
+                    $0.network.timeoutMicroseconds = $1
+                },
+            ]),
+        "screen": KeyedSetting(
+            kind: "screen", example: "height=667",
+            keys: [
+                Key(name: "height", value: .wholeNumber(100...10_000)) { $0.screen.height = Int($1) },
+                Key(name: "row", value: .wholeNumber(1...10_000)) { $0.screen.rowHeight = Int($1) },
+                Key(name: "refresh", value: .choice(1...1_000, oneOf: [60, 120], unit: "hertz")) {
+                    $0.screen.refreshRate = Int($1)
+                },
+            ]),
+        "faults": KeyedSetting(
+            kind: "fault", example: "corrupt=2%",
+            keys: [
+                Key(name: "timeout", value: .percentage) { $0.faults.timeoutPerMille = Int($1) },
+                Key(name: "refused", value: .percentage) { $0.faults.refusedPerMille = Int($1) },
+                Key(name: "server-error", value: .percentage) { $0.faults.serverErrorPerMille = Int($1) },
+                Key(name: "truncated", value: .percentage) { $0.faults.truncatedPerMille = Int($1) },
+                Key(name: "corrupt", value: .percentage) { $0.faults.corruptPerMille = Int($1) },
+            ]),
+        // After the host, which `readSlowHost` reads and stores first.
+        "slow-host": KeyedSetting(
+            kind: "slow-host", example: "factor=8", whenEmpty: "“factor=<n>”",
+            keys: [
+                Key(name: "factor", value: .wholeNumber(1...1_000)) { $0.faults.slowHost?.factor = Int($1) }
+            ]),
+        "disk": KeyedSetting(
+            kind: "disk", example: "full-after=5", whenEmpty: "“full-after=<writes>”",
+            keys: [
+                Key(name: "full-after", value: .wholeNumber(0...1_000_000)) {
+                    $0.diskFullAfterWrites = Int($1)
+                }
+            ]),
+    ]
 
     /// The longest duration any value may have: one hour.
     static let maximumDuration: Int64 = 3_600_000_000
@@ -33,9 +110,7 @@ struct ScenarioReader {
 
     /// A row an action scrolls to, remembered until the row count is known.
     private struct RowTarget {
-        /// The line of the action.
         let line: ScenarioLine
-        /// The row it scrolls to.
         let row: Int
     }
 
@@ -164,11 +239,8 @@ struct ScenarioReader {
         switch keyword {
         case "rows": try readRows(&line)
         case "seed": try readSeed(&line)
-        case "network": try readNetwork(&line)
-        case "screen": try readScreen(&line)
-        case "faults": try readFaults(&line)
+        case "network", "screen", "faults", "disk": try readKeyed(keyword, &line)
         case "slow-host": try readSlowHost(&line)
-        case "disk": try readDisk(&line)
         case "wait": try readWait(&line)
         case "drag": try readDrag(&line)
         case "fling": try readFling(&line)
@@ -214,54 +286,30 @@ struct ScenarioReader {
         scenario.seed = seed
     }
 
-    /// `network rtt=… jitter=… bandwidth=… connections=… timeout=…`, any subset, any order.
-    private mutating func readNetwork(_ line: inout ScenarioLine) throws(ScenarioError) {
-        let pairs = try readKeyValues(
-            &line, keys: ScenarioReader.networkKeys, kind: "network", example: "rtt=120ms")
-        for (key, value) in pairs {
-            switch key {
-            case "rtt":
-                scenario.network.rttMicroseconds = try duration(
-                    value, key: key, on: line, allowsZero: true, maximum: ScenarioReader.maximumLatency)
-            case "jitter":
-                scenario.network.jitterMicroseconds = try duration(
-                    value, key: key, on: line, allowsZero: true, maximum: ScenarioReader.maximumLatency)
-            case "bandwidth":
-                scenario.network.bandwidthBytesPerSecond = try bandwidth(value, key: key, on: line)
-            case "connections":
-                scenario.network.connectionsPerHost = try wholeNumber(value, key: key, on: line, in: 1...64)
-            default:
-                scenario.network.timeoutMicroseconds = try duration(
-                    value, key: key, on: line, allowsZero: false, maximum: ScenarioReader.maximumDuration)
-            }
+    /// A `key=value` setting line (`network rtt=120ms`, `faults corrupt=2%`): every word checked and
+    /// stored by the table, then what concerns the keys together.
+    private mutating func readKeyed(_ keyword: String, _ line: inout ScenarioLine) throws(ScenarioError) {
+        guard let setting = ScenarioReader.keyedSettings[keyword] else { return }
+        if line.isAtEnd, let expected = setting.whenEmpty { throw line.expected(expected) }
+        for (key, value) in try readKeyValues(&line, setting: setting) {
+            let number = try read(value, as: key.value, key: key.name, on: line)
+            key.store(&scenario, number)
+        }
+        switch keyword {
+        case "screen": try checkScreen(on: line)
+        case "faults": try checkFaults(on: line)
+        default: break
         }
     }
 
-    /// `screen height=… row=… refresh=…`, any subset, any order.
-    private mutating func readScreen(_ line: inout ScenarioLine) throws(ScenarioError) {
-        let pairs = try readKeyValues(
-            &line, keys: ScenarioReader.screenKeys, kind: "screen", example: "height=667")
-        for (key, value) in pairs {
-            switch key {
-            case "height":
-                scenario.screen.height = try wholeNumber(value, key: key, on: line, in: 100...10_000)
-            case "row":
-                scenario.screen.rowHeight = try wholeNumber(value, key: key, on: line, in: 1...10_000)
-            default:
-                let refresh = try wholeNumber(value, key: key, on: line, in: 1...1_000)
-                guard refresh == 60 || refresh == 120 else {
-                    throw line.error(
-                        "“refresh” must be 60 or 120 (hertz), found \(ScenarioLine.quote(value))")
-                }
-                scenario.screen.refreshRate = refresh
-            }
-        }
-        guard scenario.screen.rowHeight <= scenario.screen.height else {
-            throw line.error(
-                "a row (\(scenario.screen.rowHeight) points) must not be taller than the screen "
-                    + "(\(scenario.screen.height) points)")
-        }
+    /// `screen`: a row no taller than the screen, and not too many rows on it.
+    private func checkScreen(on line: ScenarioLine) throws(ScenarioError) {
         let screen = scenario.screen
+        guard screen.rowHeight <= screen.height else {
+            throw line.error(
+                "a row (\(screen.rowHeight) points) must not be taller than the screen "
+                    + "(\(screen.height) points)")
+        }
         let visible = (screen.height + screen.rowHeight - 1) / screen.rowHeight + 1
         guard visible <= ScenarioReader.maximumVisibleRows else {
             throw line.error(
@@ -270,20 +318,8 @@ struct ScenarioReader {
         }
     }
 
-    /// `faults timeout=2% refused=1% server-error=1% truncated=2% corrupt=0.5%`, any subset, any order.
-    private mutating func readFaults(_ line: inout ScenarioLine) throws(ScenarioError) {
-        let pairs = try readKeyValues(
-            &line, keys: ScenarioReader.faultKeys, kind: "fault", example: "corrupt=2%")
-        for (key, value) in pairs {
-            let perMille = try percentage(value, key: key, on: line)
-            switch key {
-            case "timeout": scenario.faults.timeoutPerMille = perMille
-            case "refused": scenario.faults.refusedPerMille = perMille
-            case "server-error": scenario.faults.serverErrorPerMille = perMille
-            case "truncated": scenario.faults.truncatedPerMille = perMille
-            default: scenario.faults.corruptPerMille = perMille
-            }
-        }
+    /// `faults`: together at most 100%.
+    private func checkFaults(on line: ScenarioLine) throws(ScenarioError) {
         let faults = scenario.faults
         let total =
             faults.timeoutPerMille + faults.refusedPerMille + faults.serverErrorPerMille
@@ -294,7 +330,7 @@ struct ScenarioReader {
         }
     }
 
-    /// `slow-host HOST factor=N`.
+    /// `slow-host HOST factor=N`: the host, then its keys from the table.
     private mutating func readSlowHost(_ line: inout ScenarioLine) throws(ScenarioError) {
         let what = "a host name like img3.posters.test"
         guard let host = line.next() else { throw line.expected(what) }
@@ -305,23 +341,9 @@ struct ScenarioReader {
         guard allowed, host.first != ".", host.first != "-" else {
             throw line.expected(what, insteadOf: host)
         }
-        if line.isAtEnd { throw line.expected("“factor=<n>”") }
-        let pairs = try readKeyValues(
-            &line, keys: ScenarioReader.slowHostKeys, kind: "slow-host", example: "factor=8")
-        // “factor” is the only key and at least one key is required, so it is there.
-        let factorText = pairs.first(where: { $0.key == "factor" })?.value ?? ""
-        let factor = try wholeNumber(factorText, key: "factor", on: line, in: 1...1_000)
-        scenario.faults.slowHost = SlowHost(host: host.lowercased(), factor: factor)
-    }
-
-    /// `disk full-after=N`: the disk takes N writes, then every write fails as if it were full.
-    private mutating func readDisk(_ line: inout ScenarioLine) throws(ScenarioError) {
-        if line.isAtEnd { throw line.expected("“full-after=<writes>”") }
-        let pairs = try readKeyValues(
-            &line, keys: ScenarioReader.diskKeys, kind: "disk", example: "full-after=5")
-        // “full-after” is the only key and at least one key is required, so it is there.
-        let text = pairs.first(where: { $0.key == "full-after" })?.value ?? ""
-        scenario.diskFullAfterWrites = try wholeNumber(text, key: "full-after", on: line, in: 0...1_000_000)
+        // “factor” is the only key and at least one key is required, so it replaces this 1.
+        scenario.faults.slowHost = SlowHost(host: host.lowercased(), factor: 1)
+        try readKeyed("slow-host", &line)
     }
 
     // MARK: - Actions
@@ -394,20 +416,23 @@ struct ScenarioReader {
     // MARK: - key=value
 
     /// Reads the rest of the line as `key=value` words: at least one, known keys only, each key once.
-    private func readKeyValues(
-        _ line: inout ScenarioLine, keys: [String], kind: String, example: String
-    ) throws(ScenarioError) -> [(key: String, value: String)] {
+    private func readKeyValues(_ line: inout ScenarioLine, setting: KeyedSetting) throws(ScenarioError)
+        -> [(key: Key, value: String)]
+    {
+        let keys = setting.keys.map(\.name)
+        let kind = setting.kind
+        let example = setting.example
         if line.isAtEnd {
             throw line.expected("\(kind) settings like “\(example)” (keys: \(keys.joined(separator: ", ")))")
         }
-        var pairs: [(key: String, value: String)] = []
+        var pairs: [(key: Key, value: String)] = []
         while let word = line.next() {
             guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
                 throw line.expected("“key=value” like “\(example)”", insteadOf: word)
             }
             let key = String(word[..<equals])
             let value = String(word[word.index(after: equals)...])
-            guard keys.contains(key) else {
+            guard let known = setting.keys.first(where: { $0.name == key }) else {
                 var message =
                     "unknown \(kind) key \(ScenarioLine.quote(key)); expected one of "
                     + keys.joined(separator: ", ")
@@ -416,12 +441,36 @@ struct ScenarioReader {
                 }
                 throw line.error(message)
             }
-            guard !pairs.contains(where: { $0.key == key }) else {
+            guard !pairs.contains(where: { $0.key.name == key }) else {
                 throw line.error("“\(key)” is given twice on this line; give each key once")
             }
-            pairs.append((key, value))
+            pairs.append((known, value))
         }
         return pairs
+    }
+
+    /// A key's value as the table says to read it.
+    private func read(_ value: String, as kind: ValueKind, key: String, on line: ScenarioLine)
+        throws(ScenarioError) -> Int64
+    {
+        switch kind {
+        case .duration(let allowsZero, let maximum):
+            return try duration(value, key: key, on: line, allowsZero: allowsZero, maximum: maximum)
+        case .bandwidth:
+            return try bandwidth(value, key: key, on: line)
+        case .wholeNumber(let range):
+            return Int64(try wholeNumber(value, key: key, on: line, in: range))
+        case .choice(let range, let choices, let unit):
+            let number = try wholeNumber(value, key: key, on: line, in: range)
+            guard choices.contains(number) else {
+                throw line.error(
+                    "“\(key)” must be \(choices.map(String.init).joined(separator: " or ")) (\(unit)), "
+                        + "found \(ScenarioLine.quote(value))")
+            }
+            return Int64(number)
+        case .percentage:
+            return Int64(try percentage(value, key: key, on: line))
+        }
     }
 
     /// Fails with “missing value for key” when a `key=` has nothing after the sign.

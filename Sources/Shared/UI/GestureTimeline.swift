@@ -114,3 +114,15 @@ struct GestureTimeline {
         endTime = time
     }
 }
+
+extension GestureTimeline {
+    /// The rows a viewport `viewport` points high shows at a content offset: every row with a point on
+    /// screen, nil for an empty table.
+    static func visibleRows(at offset: Double, rowHeight: Double, viewport: Double, rowCount: Int)
+        -> ClosedRange<Int>?
+    {
+        let first = max(0, Int((offset / rowHeight).rounded(.down)))
+        let last = min(rowCount - 1, Int(((offset + viewport) / rowHeight).rounded(.up)) - 1)
+        return first <= last ? first...last : nil
+    }
+}

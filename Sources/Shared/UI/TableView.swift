@@ -98,12 +98,8 @@ public final class TableView {
 
     /// Rows on screen at an offset.
     func visibleRange(at offset: Double) -> ClosedRange<Int>? {
-        guard numberOfRows > 0 else { return nil }
-        let first = max(0, Int((offset / rowHeight).rounded(.down)))
-        let bottom = offset + viewportHeight
-        var last = Int((bottom / rowHeight).rounded(.up)) - 1
-        last = min(last, numberOfRows - 1)
-        return first <= last ? first...last : nil
+        GestureTimeline.visibleRows(
+            at: offset, rowHeight: rowHeight, viewport: viewportHeight, rowCount: numberOfRows)
     }
 
     /// Moves the content as a touch does, clamped to the edges, and tells the delegate; the rows follow at
@@ -138,8 +134,7 @@ public final class TableView {
         if range != reportedRange {
             reportedRange = range
             if let range {
-                phone.recorder.event(
-                    "visible_rows", [.number("first", range.lowerBound), .number("last", range.upperBound)])
+                phone.recorder.event(.visibleRows(first: range.lowerBound, last: range.upperBound))
             }
             updatePrefetching(visible: range, controller: controller)
         }

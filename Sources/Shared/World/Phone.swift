@@ -29,7 +29,6 @@ public final class Phone {
     let memory = MemoryTracker()
     private let timeline: GestureTimeline
     private let makeApp: () -> TableViewController
-    private let keepsStopSnapshots: Bool
     private let vsync: Int64Fraction
 
     // The app of the current launch.
@@ -56,29 +55,23 @@ public final class Phone {
     private var framesRunning = false
     private var nextFrameDue: Int64 = 0
     private var frameTimer: Int64?
-    // What the screen shows.
-    /// When the table came to rest on the scenario's timeline (or the app launched), while no presented
-    /// frame has yet shown every visible row's final content.
-    private var openStop: Int64?
-    private var lastCommit: Int64 = 0
-    private var placeholderRowsShown = 0
-    private var shownImageByRow: [Int: ObjectIdentifier?] = [:]
+    /// What the screen shows: cells, wrong pictures, placeholders and stops.
+    private let screen: ScreenAudit
     private var currentBlockOrigin: Operation?
     private var blockWasLate = false
     var deliveries: [Data: [Int]] = [:]
-    private var stopSnapshots: [ScreenSnapshot] = []
 
     private init(
         scenario: Scenario, seed: UInt64, movies: [Movie], costs: CostModel, keepsTrace: Bool,
         keepsStopSnapshots: Bool, makeApp: @escaping () -> TableViewController
     ) {
-        self.keepsStopSnapshots = keepsStopSnapshots
         self.scenario = scenario
         self.seed = seed
         self.movies = movies
         self.costs = costs
         self.makeApp = makeApp
         recorder = Recorder(scheduler: scheduler, keepsTrace: keepsTrace)
+        screen = ScreenAudit(recorder: recorder, movies: movies, keepsStopSnapshots: keepsStopSnapshots)
         timeline = GestureTimeline(
             actions: scenario.actions, rows: movies.count, rowHeight: Double(scenario.screen.rowHeight),
             viewport: Double(scenario.screen.height))
@@ -144,10 +137,10 @@ public final class Phone {
             scheduler.run(until: min(settleLimit, scheduler.now + 100_000))
         }
         let endTime = scheduler.now
-        let finalScreen = snapshot(label: "end")
-        leaveOpenStop(at: endTime)
+        let finalScreen = screen.snapshot(label: "end", table: app?.tableView, now: endTime)
+        screen.leaveOpenStop(at: endTime, table: app?.tableView, now: endTime)
         endScrolling(at: endTime)
-        recorder.placeholderRows(placeholderRowsShown, for: endTime - lastCommit)
+        screen.countPlaceholders(until: endTime)
         killApp()
         app = nil
         scheduler.shutDown()
@@ -158,7 +151,7 @@ public final class Phone {
             oracle: Oracle(
                 timeline: timeline, movies: movies, rowHeight: Double(scenario.screen.rowHeight),
                 viewport: Double(scenario.screen.height), server: server),
-            finalScreen: finalScreen, stops: stopSnapshots, trace: recorder.trace)
+            finalScreen: finalScreen, stops: screen.stopSnapshots, trace: recorder.trace)
     }
 
     /// Whether the app has nothing left to do: no main-queue work, no frames, no queued operations, no
@@ -182,10 +175,7 @@ public final class Phone {
         // The new main thread is busy from the start: launching.
         idleFrom = scheduler.now
         idleUntil = scheduler.now
-        shownImageByRow = [:]
-        openStop = scheduler.now
-        lastCommit = scheduler.now
-        placeholderRowsShown = 0
+        screen.launched(at: scheduler.now)
         mainThread = startAppThread(name: "main") { [self] thread in
             self.mainThreadLoop(thread)
         }
@@ -222,18 +212,20 @@ public final class Phone {
     }
 
     private func relaunch() {
-        recorder.event("relaunch")
+        recorder.event(.relaunch)
         // A finger that landed while the main thread was blocked had already left the stop.
-        leaveOpenStop(at: pendingTouchDown(before: scheduler.now + 1) ?? scheduler.now)
+        screen.leaveOpenStop(
+            at: pendingTouchDown(before: scheduler.now + 1) ?? scheduler.now, table: app?.tableView,
+            now: scheduler.now)
         endScrolling(at: scheduler.now)
-        recorder.placeholderRows(placeholderRowsShown, for: scheduler.now - lastCommit)
+        screen.countPlaceholders(until: scheduler.now)
         killApp()
         app = nil
         startApp()
     }
 
     private func sendMemoryWarning() {
-        recorder.event("memory_warning")
+        recorder.event(.memoryWarning)
         let warning = BlockOperation { [weak self] in
             guard let self, let app else { return }
             let before = memory.liveBytes
@@ -396,10 +388,10 @@ public final class Phone {
             guard gesture.start <= now else { break }
             if !gestureBegun {
                 gestureBegun = true
-                leaveOpenStop(at: gesture.start)
+                screen.leaveOpenStop(at: gesture.start, table: table, now: now)
                 hitchLedger.touchDown(at: gesture.start)
                 table.isDragging = true
-                recorder.event("scroll_state", [.text("state", "dragging")])
+                recorder.event(.scrollState(.dragging))
                 spendOnMain(costs.delegateCallback)
                 controller.scrollViewWillBeginDragging(table)
             }
@@ -411,8 +403,7 @@ public final class Phone {
                 table.scroll(to: gesture.releaseOffset)
                 table.isDragging = false
                 table.isDecelerating = gesture.decelerates
-                recorder.event(
-                    "scroll_state", [.text("state", gesture.decelerates ? "decelerating" : "idle")])
+                recorder.event(.scrollState(gesture.decelerates ? .decelerating : .idle))
                 spendOnMain(costs.delegateCallback)
                 controller.scrollViewDidEndDragging(table, willDecelerate: gesture.decelerates)
                 if !gesture.decelerates {
@@ -427,7 +418,7 @@ public final class Phone {
             }
             table.scroll(to: gesture.restOffset)
             table.isDecelerating = false
-            recorder.event("scroll_state", [.text("state", "idle")])
+            recorder.event(.scrollState(.idle))
             spendOnMain(costs.delegateCallback)
             controller.scrollViewDidEndDecelerating(table)
             finishGesture(gesture)
@@ -448,31 +439,13 @@ public final class Phone {
     private func finishGesture(_ gesture: GestureTimeline.Gesture) {
         nextGesture += 1
         gestureBegun = false
-        openStop = gesture.end
+        screen.tableCameToRest(at: gesture.end)
     }
 
     /// Closes the open scroll interval (a relaunch, or the end of the run).
     private func endScrolling(at time: Int64) {
         if let interval = hitchLedger.rest(at: time) {
             recorder.scrollInterval(from: interval.start, to: interval.end)
-        }
-    }
-
-    /// The user left the open stop at `time` before it filled: a touch-down, a relaunch, the end of the run.
-    /// A finger that lands at the very moment the table comes to rest leaves no stop at all: the table was
-    /// never at rest.
-    private func leaveOpenStop(at time: Int64) {
-        guard let stop = openStop else { return }
-        openStop = nil
-        guard time > stop else { return }
-        recorder.stopUnfilled(from: stop, to: time)
-        if keepsStopSnapshots {
-            var left = snapshot(
-                label: "stop at \(MetricValue.milliseconds(stop).formatted) ms, left unfilled",
-                stoppedAt: stop)
-            left.time = time
-            left.isUnfilled = true
-            stopSnapshots.append(left)
         }
     }
 
@@ -499,93 +472,12 @@ public final class Phone {
     /// The app stopped using its disk cache for the rest of the launch.
     func reportDiskCacheOff(reason: String) { recorder.diskCacheOff(reason: reason) }
 
-    // MARK: What the screen shows
-
-    /// Checks the screen after main-thread work that will be presented at `presented`: records changed
-    /// cells and wrong pictures, and fills the open stop if every visible row shows its final content
-    /// (unless the finger landed before that frame was shown: the user had left the stop).
+    /// Checks the screen after main-thread work that will be presented at `presented`.
     private func commit(presentedAt presented: Int64) {
         guard let table = app?.tableView else { return }
-        let now = scheduler.now
-        recorder.placeholderRows(placeholderRowsShown, for: now - lastCommit)
-        lastCommit = now
-        var placeholders = 0
-        var allFinal = true
-        let rows = table.visibleCells.keys.sorted()
-        for row in rows {
-            guard let cell = table.visibleCells[row] else { continue }
-            let image = cell.imageView.image
-            let kind = image?.kind ?? .placeholder
-            if kind == .placeholder { placeholders += 1 }
-            if !(kind == .failure || (kind == .poster && image?.isFiltered == true)) { allFinal = false }
-            let identity = image.map { ObjectIdentifier($0) }
-            if cell.imageChanged || shownImageByRow[row] != .some(identity) {
-                cell.imageChanged = false
-                shownImageByRow[row] = .some(identity)
-                recordShown(image, kind: kind, row: row)
-            }
-        }
-        for row in shownImageByRow.keys.sorted() where table.visibleCells[row] == nil {
-            shownImageByRow[row] = nil
-        }
-        placeholderRowsShown = placeholders
-        if let stop = openStop, allFinal, !rows.isEmpty, pendingTouchDown(before: presented) == nil {
-            let filled = max(stop, presented)
-            recorder.stopFilled(from: stop, to: filled)
-            openStop = nil
-            if keepsStopSnapshots {
-                var shown = snapshot(
-                    label: "stop at \(MetricValue.milliseconds(stop).formatted) ms", stoppedAt: stop)
-                shown.time = filled
-                stopSnapshots.append(shown)
-            }
-        }
-    }
-
-    private func recordShown(_ image: Image?, kind: Image.Kind, row: Int) {
-        if recorder.keepsTrace {
-            recorder.event(
-                "cell_image",
-                [
-                    .number("row", row), .text("shows", Self.shows(kind)), .text("url", image?.sourceURL),
-                    .text("image_hash", kind == .placeholder ? nil : image?.contentHash),
-                ])
-        }
-        guard kind == .poster, let image else { return }
-        if image.sourceURL != movies[row].urlString {
-            recorder.wrongImage(row: row, url: image.sourceURL)
-        }
-        recorder.posterShown(download: image.downloadID, url: image.sourceURL)
-    }
-
-    private static func shows(_ kind: Image.Kind) -> String {
-        switch kind {
-        case .poster: return "image"
-        case .placeholder: return "placeholder"
-        case .failure: return "failed"
-        }
-    }
-
-    /// The visible rows as the user sees them now.
-    private func snapshot(label: String, stoppedAt: Int64? = nil) -> ScreenSnapshot {
-        guard let table = app?.tableView else {
-            return ScreenSnapshot(label: label, time: scheduler.now, rows: [], stoppedAt: stoppedAt)
-        }
-        let rows = table.visibleCells.keys.sorted().compactMap { row -> ScreenRow? in
-            guard let cell = table.visibleCells[row] else { return nil }
-            let image = cell.imageView.image
-            let kind = image?.kind ?? .placeholder
-            var shown = ScreenRow(
-                row: row, title: movies[row].name, shows: Self.shows(kind),
-                imageHash: kind == .placeholder ? nil : image?.contentHash, url: movies[row].urlString,
-                spinning: cell.accessoryView?.isAnimating ?? false,
-                bitmap: kind == .poster ? image?.bitmap : nil)
-            if kind == .poster, let source = image?.sourceURL, source != movies[row].urlString {
-                shown.wrongPosterOf = movies.first { $0.urlString == source }?.name ?? source
-            }
-            return shown
-        }
-        return ScreenSnapshot(label: label, time: scheduler.now, rows: rows, stoppedAt: stoppedAt)
+        screen.commit(
+            table: table, now: scheduler.now, presented: presented,
+            fingerDown: pendingTouchDown(before: presented) != nil)
     }
 
     // MARK: Image work
@@ -604,7 +496,7 @@ public final class Phone {
             bitmap.map { costs.decode(pixels: $0.width * $0.height) } ?? costs.failedDecode(bytes: data.count)
         recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
         if bitmap == nil, let reason = PosterLimits.refusal(of: [UInt8](data.prefix(24))) {
-            recorder.event("poster_refused", [.text("url", source), .text("reason", reason)])
+            recorder.event(.posterRefused(url: source, reason: reason))
         }
         thread?.sleep(for: cost)
         guard let bitmap else { return nil }

@@ -14,9 +14,7 @@ import Foundation
 final class PosterServer {
     /// What the server answers for one URL.
     struct Response {
-        /// The HTTP status.
         let status: Int
-        /// The body.
         let body: [UInt8]
     }
 

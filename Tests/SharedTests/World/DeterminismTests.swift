@@ -161,7 +161,7 @@ struct WorldSchedulerTests {
         var countMismatches = 0
         for _ in 0..<20_000 {
             if generator.below(5) < 3 || model.isEmpty {
-                let time = generator.below(200)  // few distinct times: many ties
+                let time: Int64 = generator.below(200)  // few distinct times: many ties
                 queue.insert(EventQueue.Entry(time: time, sequence: sequence, event: .action({})))
                 // Sequences only grow, so a new entry goes after every entry with a time ≤ its own.
                 var low = 0

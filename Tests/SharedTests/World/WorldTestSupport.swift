@@ -179,7 +179,7 @@ extension RunResult {
 
 extension TraceEvent {
     /// A field's JSON text, if present.
-    func field(_ key: String) -> String? { fields.first { $0.key == key }?.json }
+    func field(_ key: String) -> String? { fields.first { $0.key == key }?.value.json }
 
     /// A string field's text (its JSON string, unquoted; no escapes are expected in tests).
     func text(_ key: String) -> String? {

@@ -1,0 +1,149 @@
+import Foundation
+
+/// What the user sees, checked at every commit: the picture each visible cell shows (traced), pictures
+/// shown in the wrong row, the time rows spend on a placeholder, and the stops (from the table coming to
+/// rest until a presented frame shows every visible row's final content, or the user leaves).
+///
+/// The phone tells it when a launch begins, when the table comes to rest and when main-thread work is
+/// committed; it reports to the recorder.
+final class ScreenAudit {
+    private let recorder: Recorder
+    private let movies: [Movie]
+    private let keepsStopSnapshots: Bool
+    /// When the table came to rest on the scenario's timeline (or the app launched), while no presented
+    /// frame has yet shown every visible row's final content.
+    private var openStop: Int64?
+    private var lastCommit: Int64 = 0
+    private var placeholderRowsShown = 0
+    /// The image each visible row showed at the last commit (nil inside: no image).
+    private var shownImageByRow: [Int: ObjectIdentifier?] = [:]
+    /// The screen at each stop, kept when asked for (`--screens`, `--export`).
+    private(set) var stopSnapshots: [ScreenSnapshot] = []
+
+    init(recorder: Recorder, movies: [Movie], keepsStopSnapshots: Bool) {
+        self.recorder = recorder
+        self.movies = movies
+        self.keepsStopSnapshots = keepsStopSnapshots
+    }
+
+    /// A launch began at `now`: nothing is shown yet, and the first screen is a stop.
+    func launched(at now: Int64) {
+        shownImageByRow = [:]
+        openStop = now
+        lastCommit = now
+        placeholderRowsShown = 0
+    }
+
+    /// The table came to rest at `time` on the scenario's timeline, which opens a stop.
+    func tableCameToRest(at time: Int64) {
+        openStop = time
+    }
+
+    /// Counts the placeholder rows of the last commit as shown until `now` (a relaunch, the end).
+    func countPlaceholders(until now: Int64) {
+        recorder.placeholderRows(placeholderRowsShown, for: now - lastCommit)
+    }
+
+    /// Checks the screen after main-thread work that will be presented at `presented`: records changed
+    /// cells and wrong pictures, and fills the open stop if every visible row shows its final content
+    /// (unless `fingerDown`: the finger landed before that frame was shown, so the user had left the stop).
+    func commit(table: TableView, now: Int64, presented: Int64, fingerDown: Bool) {
+        countPlaceholders(until: now)
+        lastCommit = now
+        var placeholders = 0
+        var allFinal = true
+        let rows = table.visibleCells.keys.sorted()
+        for row in rows {
+            guard let cell = table.visibleCells[row] else { continue }
+            let image = cell.imageView.image
+            let kind = image?.kind ?? .placeholder
+            if kind == .placeholder { placeholders += 1 }
+            if !(kind == .failure || (kind == .poster && image?.isFiltered == true)) { allFinal = false }
+            let identity = image.map { ObjectIdentifier($0) }
+            if cell.imageChanged || shownImageByRow[row] != .some(identity) {
+                cell.imageChanged = false
+                shownImageByRow[row] = .some(identity)
+                recordShown(image, kind: kind, row: row)
+            }
+        }
+        for row in shownImageByRow.keys.sorted() where table.visibleCells[row] == nil {
+            shownImageByRow[row] = nil
+        }
+        placeholderRowsShown = placeholders
+        if let stop = openStop, allFinal, !rows.isEmpty, !fingerDown {
+            let filled = max(stop, presented)
+            recorder.stopFilled(from: stop, to: filled)
+            openStop = nil
+            if keepsStopSnapshots {
+                var shown = snapshot(
+                    label: "stop at \(MetricValue.milliseconds(stop).formatted) ms", table: table, now: now,
+                    stoppedAt: stop)
+                shown.time = filled
+                stopSnapshots.append(shown)
+            }
+        }
+    }
+
+    /// The user left the open stop at `time` before it filled: a touch-down, a relaunch, the end of the run.
+    /// A finger that lands at the very moment the table comes to rest leaves no stop at all: the table was
+    /// never at rest.
+    func leaveOpenStop(at time: Int64, table: TableView?, now: Int64) {
+        guard let stop = openStop else { return }
+        openStop = nil
+        guard time > stop else { return }
+        recorder.stopUnfilled(from: stop, to: time)
+        if keepsStopSnapshots {
+            var left = snapshot(
+                label: "stop at \(MetricValue.milliseconds(stop).formatted) ms, left unfilled", table: table,
+                now: now, stoppedAt: stop)
+            left.time = time
+            left.isUnfilled = true
+            stopSnapshots.append(left)
+        }
+    }
+
+    /// The visible rows as the user sees them at `now`.
+    func snapshot(label: String, table: TableView?, now: Int64, stoppedAt: Int64? = nil) -> ScreenSnapshot {
+        guard let table else {
+            return ScreenSnapshot(label: label, time: now, rows: [], stoppedAt: stoppedAt)
+        }
+        let rows = table.visibleCells.keys.sorted().compactMap { row -> ScreenRow? in
+            guard let cell = table.visibleCells[row] else { return nil }
+            let image = cell.imageView.image
+            let kind = image?.kind ?? .placeholder
+            var shown = ScreenRow(
+                row: row, title: movies[row].name, shows: Self.shows(kind),
+                imageHash: kind == .placeholder ? nil : image?.contentHash, url: movies[row].urlString,
+                spinning: cell.accessoryView?.isAnimating ?? false,
+                bitmap: kind == .poster ? image?.bitmap : nil)
+            if kind == .poster, let source = image?.sourceURL, source != movies[row].urlString {
+                shown.wrongPosterOf = movies.first { $0.urlString == source }?.name ?? source
+            }
+            return shown
+        }
+        return ScreenSnapshot(label: label, time: now, rows: rows, stoppedAt: stoppedAt)
+    }
+
+    private func recordShown(_ image: Image?, kind: Image.Kind, row: Int) {
+        if recorder.keepsTrace {
+            recorder.event(
+                .cellImage(
+                    row: row, shows: Self.shows(kind), url: image?.sourceURL,
+                    imageHash: kind == .placeholder ? nil : image?.contentHash))
+        }
+        guard kind == .poster, let image else { return }
+        if image.sourceURL != movies[row].urlString {
+            recorder.wrongImage(row: row, url: image.sourceURL)
+        }
+        recorder.posterShown(download: image.downloadID, url: image.sourceURL)
+    }
+
+    /// How the trace and the screens name what a cell shows.
+    private static func shows(_ kind: Image.Kind) -> String {
+        switch kind {
+        case .poster: return "image"
+        case .placeholder: return "placeholder"
+        case .failure: return "failed"
+        }
+    }
+}
