@@ -29,7 +29,6 @@ public final class Phone {
     let memory = MemoryTracker()
     private let timeline: GestureTimeline
     private let makeApp: () -> TableViewController
-    private let vsync: Int64Fraction
 
     // The app of the current launch.
     /// Which launch of the app is running: 1, then one more at every relaunch.
@@ -47,14 +46,11 @@ public final class Phone {
     // Scrolling as the app has seen it.
     private var nextGesture = 0
     private var gestureBegun = false
-    private var hitchLedger: HitchLedger
     /// The main thread's latest idle stretch: from `idleFrom` until `idleUntil` (nil while it lasts).
     private var idleFrom: Int64 = 0
     private var idleUntil: Int64? = 0
-    // Frames.
-    private var framesRunning = false
-    private var nextFrameDue: Int64 = 0
-    private var frameTimer: Int64?
+    /// The frame clock: vsync, when the next frame is due, and which frames were late.
+    private let frames: FrameClock
     /// What the screen shows: cells, wrong pictures, placeholders and stops.
     private let screen: ScreenAudit
     private var currentBlockOrigin: Operation?
@@ -75,8 +71,7 @@ public final class Phone {
         timeline = GestureTimeline(
             actions: scenario.actions, rows: movies.count, rowHeight: Double(scenario.screen.rowHeight),
             viewport: Double(scenario.screen.height))
-        vsync = Int64Fraction(numerator: 1_000_000, denominator: Int64(max(1, scenario.screen.refreshRate)))
-        hitchLedger = HitchLedger(vsync: vsync)
+        frames = FrameClock(refreshRate: scenario.screen.refreshRate, recorder: recorder)
     }
 
     /// Plays a scenario with an app and returns what was measured.
@@ -139,7 +134,7 @@ public final class Phone {
         let endTime = scheduler.now
         let finalScreen = screen.snapshot(label: "end", table: app?.tableView, now: endTime)
         screen.leaveOpenStop(at: endTime, table: app?.tableView, now: endTime)
-        endScrolling(at: endTime)
+        frames.endScrolling(at: endTime)
         screen.countPlaceholders(until: endTime)
         killApp()
         app = nil
@@ -171,7 +166,7 @@ public final class Phone {
         completionThreads = CompletionThreads(phone: self)
         nextGesture = timeline.gestures.firstIndex { $0.start >= scheduler.now } ?? timeline.gestures.count
         gestureBegun = false
-        framesRunning = false
+        frames.stop()
         // The new main thread is busy from the start: launching.
         idleFrom = scheduler.now
         idleUntil = scheduler.now
@@ -217,7 +212,7 @@ public final class Phone {
         screen.leaveOpenStop(
             at: pendingTouchDown(before: scheduler.now + 1) ?? scheduler.now, table: app?.tableView,
             now: scheduler.now)
-        endScrolling(at: scheduler.now)
+        frames.endScrolling(at: scheduler.now)
         screen.countPlaceholders(until: scheduler.now)
         killApp()
         app = nil
@@ -280,14 +275,11 @@ public final class Phone {
                 continue
             }
             if needsFrame {
-                if !framesRunning {
-                    framesRunning = true
-                    nextFrameDue = vsync.atOrAfter(scheduler.now)
-                }
+                frames.start(at: scheduler.now)
                 // A frame that is overdue (main-queue work held the main thread past its vsync) starts
                 // as soon as the main thread is free, as a display link that fired meanwhile does.
-                if scheduler.now < nextFrameDue {
-                    armFrameTimer(at: nextFrameDue)
+                if scheduler.now < frames.nextFrameDue {
+                    frames.armTimer(at: frames.nextFrameDue, on: scheduler) { [self] in mainThread?.wake() }
                     noteIdle()
                     thread.park()
                     continue
@@ -296,7 +288,7 @@ public final class Phone {
                 runFrame()
                 continue
             }
-            framesRunning = false
+            frames.stop()
             noteIdle()
             thread.park()
         }
@@ -319,15 +311,6 @@ public final class Phone {
         time >= idleFrom && time <= (idleUntil ?? scheduler.now)
     }
 
-    private func armFrameTimer(at time: Int64) {
-        guard frameTimer != time else { return }
-        frameTimer = time
-        scheduler.schedule(at: time) { [self] in
-            if frameTimer == time { frameTimer = nil }
-            mainThread?.wake()
-        }
-    }
-
     private func runMainBlock() {
         let (operation, origin) = mainBlocks.removeFirst()
         let start = scheduler.now
@@ -340,7 +323,7 @@ public final class Phone {
         currentBlockOrigin = nil
         guard SimulatedThread.current?.isKilled != true else { return }
         // What the block changed is on screen at the next vsync.
-        commit(presentedAt: vsync.atOrAfter(scheduler.now + 1))
+        commit(presentedAt: frames.presentation(afterWorkEndingAt: scheduler.now))
         recorder.mainThreadBusy(scheduler.now - start, kind: "block")
     }
 
@@ -349,25 +332,17 @@ public final class Phone {
     private func runFrame() {
         guard let table = app?.tableView, let controller = app else { return }
         let start = scheduler.now
-        let due = nextFrameDue
         spendOnMain(costs.frameBase)
         deliverTouches(table: table, controller: controller)
         table.layoutIfNeeded()
         guard SimulatedThread.current?.isKilled != true else { return }
         let end = scheduler.now
-        let presented = max(vsync.atOrAfter(end), vsync.add(due, frames: 1))
+        let presented = frames.presentation(ofFrameEndingAt: end)
         // A finger that landed while this frame was blocked began a scroll interval the frame overlaps.
-        let pendingTouch = pendingTouchDown(before: presented)
-        if let pendingTouch { hitchLedger.touchDown(at: pendingTouch) }
-        if let late = hitchLedger.frame(due: due, presented: presented) {
-            recorder.hitch(lateFrom: late.start, presented: late.end)
-        }
-        if !gestureBegun, pendingTouch == nil, let interval = hitchLedger.rest(at: presented) {
-            recorder.scrollInterval(from: interval.start, to: interval.end)
-        }
+        frames.presented(
+            at: presented, pendingTouch: pendingTouchDown(before: presented), showsRest: !gestureBegun)
         commit(presentedAt: presented)
         recorder.mainThreadBusy(end - start, kind: "frame")
-        nextFrameDue = presented
     }
 
     /// The touch-down of the next gesture the app has not taken in yet, if the finger landed before `time`.
@@ -389,7 +364,7 @@ public final class Phone {
             if !gestureBegun {
                 gestureBegun = true
                 screen.leaveOpenStop(at: gesture.start, table: table, now: now)
-                hitchLedger.touchDown(at: gesture.start)
+                frames.touchDown(at: gesture.start)
                 table.isDragging = true
                 recorder.event(.scrollState(.dragging))
                 spendOnMain(costs.delegateCallback)
@@ -440,13 +415,6 @@ public final class Phone {
         nextGesture += 1
         gestureBegun = false
         screen.tableCameToRest(at: gesture.end)
-    }
-
-    /// Closes the open scroll interval (a relaunch, or the end of the run).
-    private func endScrolling(at time: Int64) {
-        if let interval = hitchLedger.rest(at: time) {
-            recorder.scrollInterval(from: interval.start, to: interval.end)
-        }
     }
 
     /// Blocks the main thread (or whichever simulated thread calls) for a UIKit-like cost.
