@@ -43,9 +43,8 @@ public final class Phone {
     private var runningMainBlock: Operation?
     private var completionThreads: CompletionThreads?
 
-    // Scrolling as the app has seen it.
-    private var nextGesture = 0
-    private var gestureBegun = false
+    /// Scrolling as the app has seen it: the gestures it has taken in.
+    private let scrolling: ScrollDriver
     /// The main thread's latest idle stretch: from `idleFrom` until `idleUntil` (nil while it lasts).
     private var idleFrom: Int64 = 0
     private var idleUntil: Int64? = 0
@@ -72,6 +71,9 @@ public final class Phone {
             actions: scenario.actions, rows: movies.count, rowHeight: Double(scenario.screen.rowHeight),
             viewport: Double(scenario.screen.height))
         frames = FrameClock(refreshRate: scenario.screen.refreshRate, recorder: recorder)
+        scrolling = ScrollDriver(
+            timeline: timeline, scheduler: scheduler, recorder: recorder, screen: screen, frames: frames,
+            delegateCallback: costs.delegateCallback)
     }
 
     /// Plays a scenario with an app and returns what was measured.
@@ -113,7 +115,7 @@ public final class Phone {
     private func play(step: String, server: PosterServer) -> RunResult {
         for (index, gesture) in timeline.gestures.enumerated() {
             scheduler.schedule(at: gesture.start) { [self] in
-                if nextGesture <= index { mainThread?.wake() }
+                if scrolling.awaits(gesture: index) { mainThread?.wake() }
             }
         }
         for (time, event) in timeline.systemEvents {
@@ -164,8 +166,7 @@ public final class Phone {
         recorder.launched()
         mainQueue = OperationQueue(phone: self, isMainQueue: true)
         completionThreads = CompletionThreads(phone: self)
-        nextGesture = timeline.gestures.firstIndex { $0.start >= scheduler.now } ?? timeline.gestures.count
-        gestureBegun = false
+        scrolling.launched()
         frames.stop()
         // The new main thread is busy from the start: launching.
         idleFrom = scheduler.now
@@ -210,7 +211,7 @@ public final class Phone {
         recorder.event(.relaunch)
         // A finger that landed while the main thread was blocked had already left the stop.
         screen.leaveOpenStop(
-            at: pendingTouchDown(before: scheduler.now + 1) ?? scheduler.now, table: app?.tableView,
+            at: scrolling.pendingTouchDown(before: scheduler.now + 1) ?? scheduler.now, table: app?.tableView,
             now: scheduler.now)
         frames.endScrolling(at: scheduler.now)
         screen.countPlaceholders(until: scheduler.now)
@@ -259,7 +260,7 @@ public final class Phone {
     private var needsFrame: Bool {
         guard let table = app?.tableView else { return true }
         if table.needsReload || table.isDragging || table.isDecelerating { return true }
-        return nextGesture < timeline.gestures.count && timeline.gestures[nextGesture].start <= scheduler.now
+        return scrolling.hasTouchWaiting
     }
 
     private func mainThreadLoop(_ thread: SimulatedThread) {
@@ -333,88 +334,17 @@ public final class Phone {
         guard let table = app?.tableView, let controller = app else { return }
         let start = scheduler.now
         spendOnMain(costs.frameBase)
-        deliverTouches(table: table, controller: controller)
+        scrolling.deliverTouches(table: table, controller: controller) { wasIdle(at: $0) }
         table.layoutIfNeeded()
         guard SimulatedThread.current?.isKilled != true else { return }
         let end = scheduler.now
         let presented = frames.presentation(ofFrameEndingAt: end)
         // A finger that landed while this frame was blocked began a scroll interval the frame overlaps.
         frames.presented(
-            at: presented, pendingTouch: pendingTouchDown(before: presented), showsRest: !gestureBegun)
+            at: presented, pendingTouch: scrolling.pendingTouchDown(before: presented),
+            showsRest: !scrolling.gestureBegun)
         commit(presentedAt: presented)
         recorder.mainThreadBusy(end - start, kind: "frame")
-    }
-
-    /// The touch-down of the next gesture the app has not taken in yet, if the finger landed before `time`.
-    private func pendingTouchDown(before time: Int64) -> Int64? {
-        guard !gestureBegun, nextGesture < timeline.gestures.count else { return nil }
-        let start = timeline.gestures[nextGesture].start
-        return start < time ? start : nil
-    }
-
-    /// Delivers every touch that arrived up to now, in order, in one pass, as UIKit does when the main
-    /// thread comes back to its run loop: a gesture whose finger lifted meanwhile ends (or starts
-    /// decelerating) here, and one that came to rest meanwhile ends too. The table moves with each, and
-    /// the delegate hears each; the rows are laid out once, after.
-    private func deliverTouches(table: TableView, controller: TableViewController) {
-        while nextGesture < timeline.gestures.count {
-            let gesture = timeline.gestures[nextGesture]
-            let now = scheduler.now
-            guard gesture.start <= now else { break }
-            if !gestureBegun {
-                gestureBegun = true
-                screen.leaveOpenStop(at: gesture.start, table: table, now: now)
-                frames.touchDown(at: gesture.start)
-                table.isDragging = true
-                recorder.event(.scrollState(.dragging))
-                spendOnMain(costs.delegateCallback)
-                controller.scrollViewWillBeginDragging(table)
-            }
-            if now < gesture.release {
-                table.scroll(to: gesture.offset(at: now))
-                break
-            }
-            if table.isDragging {
-                table.scroll(to: gesture.releaseOffset)
-                table.isDragging = false
-                table.isDecelerating = gesture.decelerates
-                recorder.event(.scrollState(gesture.decelerates ? .decelerating : .idle))
-                spendOnMain(costs.delegateCallback)
-                controller.scrollViewDidEndDragging(table, willDecelerate: gesture.decelerates)
-                if !gesture.decelerates {
-                    finishGesture(gesture)
-                    if nextTouchWaitsForNextFrame() { break }
-                    continue
-                }
-            }
-            if now < gesture.end {
-                table.scroll(to: gesture.offset(at: now))
-                break
-            }
-            table.scroll(to: gesture.restOffset)
-            table.isDecelerating = false
-            recorder.event(.scrollState(.idle))
-            spendOnMain(costs.delegateCallback)
-            controller.scrollViewDidEndDecelerating(table)
-            finishGesture(gesture)
-            if nextTouchWaitsForNextFrame() { break }
-        }
-    }
-
-    /// Whether the next touch-down, though it has landed, is taken in at the next frame: it landed while
-    /// the main thread was idle, waiting for this frame, so the table that came to rest just now is on
-    /// screen for a frame first, and work the stop started gets going. (Touches that landed while the main
-    /// thread was busy were queued, and are delivered in this pass.)
-    private func nextTouchWaitsForNextFrame() -> Bool {
-        guard nextGesture < timeline.gestures.count else { return false }
-        return wasIdle(at: timeline.gestures[nextGesture].start)
-    }
-
-    /// The gesture is over: the table came to rest at its end on the scenario's timeline, which opens a stop.
-    private func finishGesture(_ gesture: GestureTimeline.Gesture) {
-        nextGesture += 1
-        gestureBegun = false
-        screen.tableCameToRest(at: gesture.end)
     }
 
     /// Blocks the main thread (or whichever simulated thread calls) for a UIKit-like cost.
@@ -445,7 +375,7 @@ public final class Phone {
         guard let table = app?.tableView else { return }
         screen.commit(
             table: table, now: scheduler.now, presented: presented,
-            fingerDown: pendingTouchDown(before: presented) != nil)
+            fingerDown: scrolling.pendingTouchDown(before: presented) != nil)
     }
 
     // MARK: Image work
