@@ -37,9 +37,6 @@ if [[ "$minutes" != "--report-only" ]]; then
     rm -rf "$work/seeds"
     generator_sources=("${imaging[@]}")
     [[ -f Sources/Shared/TemporaryStubs.swift ]] && generator_sources+=(Sources/Shared/TemporaryStubs.swift)
-    if compgen -G "Sources/Shared/Pictures/*.swift" >/dev/null; then
-        generator_sources+=(Sources/Shared/Pictures/*.swift Sources/Shared/World/SeededGenerator.swift)
-    fi
     fixtures=(Tests/SharedTests/Fixtures/*.png)
     if swiftc -parse-as-library Fuzz/SeedCorpus.swift "${generator_sources[@]}" -o "$work/seed-corpus" \
         2>"$work/seed-corpus.log"; then

@@ -551,10 +551,18 @@ enum Exercises {
                 "prepareForReuse: super.prepareForReuse(); imageLoad?.cancel(); imageLoad = nil; imageView.image = nil",
                 "The cell is weak: `guard let cell = load.cell, cell.imageLoad === load else { continue }`.",
             ],
-            runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
+            runs: [
+                RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse")),
+                RunSpec(label: "mix-up", step: .this, scenario: .builtIn("mix-up")),
+            ],
             expectations: [
                 Expectation(
                     .noWrongImage, on: "slow-reuse", says: "no cell should show another row's poster"),
+                Expectation(
+                    .noWrongImage, on: "mix-up",
+                    says:
+                        "a poster that arrives for a row that left must not land in its reused cell: check the guard"
+                ),
                 Expectation(.screenFilled, on: "slow-reuse", says: "every row should end with its poster"),
                 Expectation(
                     .metric("operations_cancelled", of: "slow-reuse"), .atLeast,
