@@ -38,22 +38,16 @@ public final class Phone {
     private(set) var mainQueue: OperationQueue!
     private var appThreads: [SimulatedThread] = []
     private var appQueues: [OperationQueue] = []
-    private var mainBlocks: [(operation: Operation, origin: Operation?)] = []
-    /// The main-queue block running now, if any.
-    private var runningMainBlock: Operation?
+    /// The main-queue blocks and the main thread's idle stretch.
+    private let mainBlocks = MainQueueBlocks()
     private var completionThreads: CompletionThreads?
 
     /// Scrolling as the app has seen it: the gestures it has taken in.
     private let scrolling: ScrollDriver
-    /// The main thread's latest idle stretch: from `idleFrom` until `idleUntil` (nil while it lasts).
-    private var idleFrom: Int64 = 0
-    private var idleUntil: Int64? = 0
     /// The frame clock: vsync, when the next frame is due, and which frames were late.
     private let frames: FrameClock
     /// What the screen shows: cells, wrong pictures, placeholders and stops.
     private let screen: ScreenAudit
-    private var currentBlockOrigin: Operation?
-    private var blockWasLate = false
     var deliveries: [Data: [Int]] = [:]
 
     private init(
@@ -169,8 +163,7 @@ public final class Phone {
         scrolling.launched()
         frames.stop()
         // The new main thread is busy from the start: launching.
-        idleFrom = scheduler.now
-        idleUntil = scheduler.now
+        mainBlocks.mainThreadStarted(at: scheduler.now)
         screen.launched(at: scheduler.now)
         mainThread = startAppThread(name: "main") { [self] thread in
             self.mainThreadLoop(thread)
@@ -202,7 +195,7 @@ public final class Phone {
         }
         appThreads = []
         appQueues = []
-        mainBlocks = []
+        mainBlocks.removeAll()
         launch += 1
         mainThread = nil
     }
@@ -241,9 +234,7 @@ public final class Phone {
     }
 
     /// The main queue's operations: the running block, then the waiting ones in order.
-    var mainQueueOperations: [Operation] {
-        (runningMainBlock.map { [$0] } ?? []) + mainBlocks.map(\.operation)
-    }
+    var mainQueueOperations: [Operation] { mainBlocks.operations }
 
     /// Dispatches a finished operation's completion block to a completion thread of the app, as
     /// Foundation dispatches it to a global queue. A killed app's completions never run.
@@ -253,7 +244,7 @@ public final class Phone {
     }
 
     private func enqueueOnMainThread(_ operation: Operation, origin: Operation?) {
-        mainBlocks.append((operation, origin))
+        mainBlocks.append(operation, origin: origin)
         mainThread?.wake()
     }
 
@@ -271,7 +262,7 @@ public final class Phone {
         recorder.mainThreadBusy(scheduler.now - launchStart, kind: "launch")
         while !thread.isInterrupted {
             if !mainBlocks.isEmpty {
-                noteBusy()
+                mainBlocks.noteBusy(at: scheduler.now)
                 runMainBlock()
                 continue
             }
@@ -281,47 +272,25 @@ public final class Phone {
                 // as soon as the main thread is free, as a display link that fired meanwhile does.
                 if scheduler.now < frames.nextFrameDue {
                     frames.armTimer(at: frames.nextFrameDue, on: scheduler) { [self] in mainThread?.wake() }
-                    noteIdle()
+                    mainBlocks.noteIdle(at: scheduler.now)
                     thread.park()
                     continue
                 }
-                noteBusy()
+                mainBlocks.noteBusy(at: scheduler.now)
                 runFrame()
                 continue
             }
             frames.stop()
-            noteIdle()
+            mainBlocks.noteIdle(at: scheduler.now)
             thread.park()
         }
     }
 
-    /// The main thread is about to wait for work: the start of an idle stretch, unless one is going on.
-    private func noteIdle() {
-        guard idleUntil != nil else { return }
-        idleFrom = scheduler.now
-        idleUntil = nil
-    }
-
-    /// The main thread takes up work: the end of its idle stretch.
-    private func noteBusy() {
-        if idleUntil == nil { idleUntil = scheduler.now }
-    }
-
-    /// Whether the main thread was waiting for work at `time` (in its latest idle stretch).
-    private func wasIdle(at time: Int64) -> Bool {
-        time >= idleFrom && time <= (idleUntil ?? scheduler.now)
-    }
-
     private func runMainBlock() {
-        let (operation, origin) = mainBlocks.removeFirst()
+        let (operation, origin) = mainBlocks.takeNext()
         let start = scheduler.now
         spendOnMain(costs.mainQueueBlock)
-        currentBlockOrigin = origin
-        blockWasLate = false
-        runningMainBlock = operation
-        operation.start()
-        runningMainBlock = nil
-        currentBlockOrigin = nil
+        mainBlocks.run(operation, origin: origin)
         guard SimulatedThread.current?.isKilled != true else { return }
         // What the block changed is on screen at the next vsync.
         commit(presentedAt: frames.presentation(afterWorkEndingAt: scheduler.now))
@@ -334,7 +303,9 @@ public final class Phone {
         guard let table = app?.tableView, let controller = app else { return }
         let start = scheduler.now
         spendOnMain(costs.frameBase)
-        scrolling.deliverTouches(table: table, controller: controller) { wasIdle(at: $0) }
+        scrolling.deliverTouches(table: table, controller: controller) { [self] in
+            mainBlocks.wasIdle(at: $0, now: scheduler.now)
+        }
         table.layoutIfNeeded()
         guard SimulatedThread.current?.isKilled != true else { return }
         let end = scheduler.now
@@ -356,8 +327,7 @@ public final class Phone {
     /// cancelled task), that is late.
     func tableMutated() {
         let cancelledTask = withUnsafeCurrentTask { $0?.isCancelled ?? false }
-        guard cancelledTask || currentBlockOrigin?.isCancelled == true, !blockWasLate else { return }
-        blockWasLate = true
+        guard mainBlocks.tableMutatedLate(cancelledTask: cancelledTask) else { return }
         recorder.lateCompletion()
     }
 
