@@ -52,6 +52,26 @@ struct PicturesTests {
 
     // MARK: Screens
 
+    @Test("Screens and exports show every stop, and mark the ones the user left unfilled as the trace does")
+    func unfilledStopsAreMarked() throws {
+        // Step 3 leaves stops of long-fling unfilled: the user flings on before the posters arrive.
+        let run = try SharedRuns.shared.result(.idleOnly, "long-fling")
+        let unfilled = Int(run.metric("stops_unfilled"))
+        #expect(unfilled > 0, "the scenario should leave a stop unfilled, or this test proves nothing")
+        #expect(run.stops.filter(\.isUnfilled).count == unfilled)
+        let headings = ScreenText.render(run, color: false).split(separator: "\n").filter {
+            $0.hasPrefix("stop ")
+        }
+        #expect(headings.count == run.stops.count)
+        #expect(headings.filter { $0.contains("left unfilled after") }.count == unfilled)
+        #expect(headings.filter { $0.contains("· filled after") }.count == run.stops.count - unfilled)
+        let captions = run.stops.enumerated().map { index, stop in
+            PictureExport.caption(stop, number: index + 1, of: run.stops.count)
+        }
+        #expect(captions.filter { $0.contains("left unfilled after") }.count == unfilled)
+        #expect(captions.filter { $0.hasSuffix("to fill") }.count == run.stops.count - unfilled)
+    }
+
     @Test("Screens text is identical across runs and its end screen is the JSON's final screen")
     func screensMatchTheFinalScreen() throws {
         let first = try Step.background.run("course")

@@ -12,9 +12,7 @@ enum PictureExport {
         for (index, stop) in result.stops.enumerated() {
             let number = String(repeating: "0", count: digits - String(index + 1).count) + String(index + 1)
             let rest = MetricValue.seconds(stop.stoppedAt ?? stop.time).formatted
-            let wait =
-                stop.stoppedAt.map { MetricValue.milliseconds(stop.time - $0).formatted + " ms" } ?? "?"
-            let caption = "stop \(index + 1)/\(result.stops.count): \(wait) to fill"
+            let caption = caption(stop, number: index + 1, of: result.stops.count)
             files.append(
                 (
                     "screen-\(number)-stop-\(rest)s.png",
@@ -40,6 +38,14 @@ enum PictureExport {
             files.append(("poster-row-\(padded).png", PNGEncoder.encode(poster)))
         }
         return files.sorted { $0.name < $1.name }
+    }
+
+    /// The caption of a stop's picture: how long its rows took to fill, or how long the user watched it
+    /// before leaving it unfilled.
+    static func caption(_ stop: ScreenSnapshot, number: Int, of count: Int) -> String {
+        let wait = stop.stoppedAt.map { MetricValue.milliseconds(stop.time - $0).formatted + " ms" } ?? "?"
+        return "stop \(number)/\(count): "
+            + (stop.isUnfilled ? "left unfilled after \(wait)" : "\(wait) to fill")
     }
 
     /// Writes the files into a folder and returns their names.

@@ -23,7 +23,8 @@ public enum ScreenText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A screen's heading: which stop, when the table came to rest and how long the rows took to fill.
+    /// A screen's heading: which stop, when the table came to rest, and how long the rows took to fill or,
+    /// for a stop the user left before every row showed its poster, how long it was watched unfilled.
     static func heading(_ snapshot: ScreenSnapshot, number: Int?, of count: Int) -> String {
         guard let number else {
             return "end · at \(MetricValue.seconds(snapshot.time).formatted) s"
@@ -32,7 +33,8 @@ public enum ScreenText {
             return "stop \(number) of \(count) · filled at \(MetricValue.seconds(snapshot.time).formatted) s"
         }
         return "stop \(number) of \(count) · at rest at \(MetricValue.seconds(stoppedAt).formatted) s · "
-            + "filled after \(MetricValue.milliseconds(snapshot.time - stoppedAt).formatted) ms"
+            + (snapshot.isUnfilled ? "left unfilled after " : "filled after ")
+            + "\(MetricValue.milliseconds(snapshot.time - stoppedAt).formatted) ms"
     }
 
     /// What a cell shows, in the words the screens use: poster, placeholder, spinner or failure.
