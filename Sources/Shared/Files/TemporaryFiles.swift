@@ -8,6 +8,11 @@ public enum TemporaryFiles {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var paths: Set<String> = []
     nonisolated(unsafe) private static var watching = false
+    /// Held by every change this process makes to its files, and by the interrupt's cleanup.
+    private static let changes = NSLock()
+    /// Set (under `changes`) once an interrupt's cleanup has begun: from then on, no change is made, so no
+    /// thread still running can put back a file the cleanup removed.
+    nonisolated(unsafe) private static var interrupted = false
 
     /// The prefix of every temporary file name.
     static let prefix = ".tmp-"
@@ -22,6 +27,18 @@ public enum TemporaryFiles {
     /// no reader, in this process or another, ever sees half a file. Returns whether it worked; a failed
     /// write leaves nothing behind.
     static func writeAtomically(_ contents: [UInt8], to file: URL) -> Bool {
+        unlessInterrupted { writeThenRename(contents, to: file) } ?? false
+    }
+
+    /// Runs a change to the file system (a write, a new folder, a removal), unless an interrupt's cleanup
+    /// has begun: then it does nothing and returns nil. Changes never overlap the cleanup.
+    static func unlessInterrupted<Result>(_ change: () -> Result) -> Result? {
+        changes.lock()
+        defer { changes.unlock() }
+        return interrupted ? nil : change()
+    }
+
+    private static func writeThenRename(_ contents: [UInt8], to file: URL) -> Bool {
         let temporary = sibling(of: file)
         register(temporary.path)
         defer { unregister(temporary.path) }
@@ -64,6 +81,9 @@ public enum TemporaryFiles {
             var waitedFor = interruptSignals()
             var number: Int32 = 0
             guard sigwait(&waitedFor, &number) == 0 else { return }
+            // Wait for a change under way to finish, and let no other start: the app's threads run on
+            // until the signal ends the process, and one of them could write into a removed folder.
+            changes.withLock { interrupted = true }
             let doomed = lock.withLock { paths }
             for path in doomed { try? FileManager.default.removeItem(atPath: path) }
             signal(number, SIG_DFL)

@@ -38,9 +38,13 @@ public final class Disk {
         self.fullAfterWrites = fullAfterWrites
         self.posterSource = posterSource
         cachesDirectory = root.appendingPathComponent("Caches", isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: cachesDirectory, withIntermediateDirectories: true)
-        } catch {
+        let made = TemporaryFiles.unlessInterrupted {
+            Result {
+                try FileManager.default.createDirectory(
+                    at: cachesDirectory, withIntermediateDirectories: true)
+            }
+        }
+        if case .failure(let error)? = made {
             throw WorkbookError.badInput(
                 "cannot create the folder \(cachesDirectory.path) (\(SystemError.reason(error)))")
         }
@@ -103,7 +107,7 @@ public final class Disk {
         } else if atomically {
             written = TemporaryFiles.writeAtomically([UInt8](data), to: url)
         } else {
-            written = (try? data.write(to: url)) != nil
+            written = TemporaryFiles.unlessInterrupted { (try? data.write(to: url)) != nil } ?? false
         }
         guard written else {
             let full = fullAfterWrites.map { writesAccepted >= $0 } ?? false
@@ -131,12 +135,14 @@ public final class Disk {
     /// Makes a folder (and its parents) if it is missing; returns whether it exists afterwards.
     @discardableResult
     public func createDirectory(at url: URL) -> Bool {
-        (try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)) != nil
+        TemporaryFiles.unlessInterrupted {
+            (try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)) != nil
+        } ?? false
     }
 
     /// Removes a file if it exists.
     public func removeItem(at url: URL) {
-        try? FileManager.default.removeItem(at: url)
+        _ = TemporaryFiles.unlessInterrupted { try? FileManager.default.removeItem(at: url) }
     }
 
     /// A seal for bytes kept under a name: 64 hex digits of HMAC-SHA-256 over the phone's poster source,
