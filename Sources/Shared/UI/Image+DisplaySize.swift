@@ -37,12 +37,7 @@ extension Phone {
         recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
         thread?.sleep(for: cost)
         guard let bitmap else { return nil }
-        var download: Int?
-        if var waiting = deliveries[data], !waiting.isEmpty {
-            download = waiting.removeFirst()
-            deliveries[data] = waiting.isEmpty ? nil : waiting
-        }
-        return (bitmap, source, download)
+        return (bitmap, source, takeDelivery(of: data))
     }
 }
 

@@ -368,12 +368,15 @@ public final class Phone {
         }
         thread?.sleep(for: cost)
         guard let bitmap else { return nil }
-        var download: Int?
-        if var waiting = deliveries[data], !waiting.isEmpty {
-            download = waiting.removeFirst()
-            deliveries[data] = waiting.isEmpty ? nil : waiting
-        }
-        return (bitmap, source, download)
+        return (bitmap, source, takeDelivery(of: data))
+    }
+
+    /// The download whose bytes these are, taken from those waiting to be decoded (oldest first), if any.
+    func takeDelivery(of data: Data) -> Int? {
+        guard var waiting = deliveries[data], !waiting.isEmpty else { return nil }
+        let download = waiting.removeFirst()
+        deliveries[data] = waiting.isEmpty ? nil : waiting
+        return download
     }
 
     /// Filters a bitmap on the calling thread, charging the cost.
