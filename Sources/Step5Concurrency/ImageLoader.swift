@@ -34,11 +34,17 @@ actor ImageLoader {
     private var resumeData: [URL: ResumeData] = [:]
     private var nextNumber = 0
 
+    /// What a row does with its poster once decoded, before the filter: shows it, as steps 2 to 4 show
+    /// a record's downloaded image until the filtered one replaces it.
+    typealias Preview = @Sendable (Image) async -> Void
+
     /// One URL's load and the rows waiting for it.
     private final class Load {
         let number: Int
         var task: Task<Void, Never>?
         var waiters: [Int: CheckedContinuation<Image, any Error>] = [:]
+        /// The waiting rows that want the decoded poster before its filter.
+        var previews: [Int: Preview] = [:]
 
         init(number: Int) { self.number = number }
     }
@@ -68,7 +74,7 @@ actor ImageLoader {
 
     /// The filtered poster for a URL. Joins the URL's load if one is under way; cancelling the calling
     /// task gives up this caller's wish, and the load stops when nobody else wants it.
-    func image(for url: URL) async throws -> Image {
+    func image(for url: URL, preview: Preview? = nil) async throws -> Image {
         try Task.checkCancellation()
         nextNumber += 1
         let number = nextNumber
@@ -76,11 +82,11 @@ actor ImageLoader {
         guard techniques.contains(.coalescing) else {
             downloadSlots.enqueue(number, priority: priority)
             setTokenTimer()
-            return try await loadImage(from: url, ticket: number)
+            return try await loadImage(from: url, ticket: number, decoded: preview)
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                join(url, number: number, priority: priority, continuation)
+                join(url, number: number, priority: priority, preview: preview, continuation)
             }
         } onCancel: {
             Task(executorPreference: executor) { await self.leave(url, number: number) }
@@ -88,23 +94,28 @@ actor ImageLoader {
     }
 
     private func join(
-        _ url: URL, number: Int, priority: TaskPriority, _ continuation: CheckedContinuation<Image, any Error>
+        _ url: URL, number: Int, priority: TaskPriority, preview: Preview?,
+        _ continuation: CheckedContinuation<Image, any Error>
     ) {
         if let load = loadsInProgress[url] {
             load.waiters[number] = continuation
+            load.previews[number] = preview
             // A visible row moves a prefetch's load up the line.
             downloadSlots.raise(load.number, to: priority)
             return
         }
         let load = Load(number: number)
         load.waiters[number] = continuation
+        load.previews[number] = preview
         loadsInProgress[url] = load
         // The load takes its place in the download line now, in the order the rows asked.
         downloadSlots.enqueue(number, priority: priority)
         setTokenTimer()
         load.task = Task(executorPreference: executor, priority: priority) {
             do {
-                let image = try await self.loadImage(from: url, ticket: number)
+                let image = try await self.loadImage(from: url, ticket: number) { decoded in
+                    await self.showPreviews(of: decoded, for: url, load: number)
+                }
                 await self.finish(url, load: number, with: .success(image))
             } catch {
                 await self.finish(url, load: number, with: .failure(error))
@@ -112,17 +123,34 @@ actor ImageLoader {
         }
     }
 
-    /// One caller gave up: it stops waiting at once; the load is cancelled when it was the last.
+    /// One caller gave up: it stops waiting at once; the load is cancelled when it was the last, or,
+    /// while the user scrolls, at the next stop (the user may stop on the row again before then, and
+    /// join the load under way).
     private func leave(_ url: URL, number: Int) {
         guard let load = loadsInProgress[url], let waiter = load.waiters.removeValue(forKey: number) else {
             return
         }
         waiter.resume(throwing: CancellationError())
-        if load.waiters.isEmpty {
-            loadsInProgress[url] = nil
-            downloadSlots.leave(load.number)
-            load.task?.cancel()
+        load.previews[number] = nil
+        if load.waiters.isEmpty && !downloadSlots.isSuspended {
+            stop(load, for: url)
         }
+    }
+
+    /// Hands the decoded poster to the rows still waiting that want it before its filter.
+    private func showPreviews(of image: Image, for url: URL, load number: Int) {
+        guard let load = loadsInProgress[url], load.number == number else { return }
+        for key in load.previews.keys.sorted() {
+            let preview = load.previews[key]!
+            Task(executorPreference: executor) { await preview(image) }
+        }
+    }
+
+    /// Cancels a load nobody waits for any more.
+    private func stop(_ load: Load, for url: URL) {
+        loadsInProgress[url] = nil
+        downloadSlots.leave(load.number)
+        load.task?.cancel()
     }
 
     private func finish(_ url: URL, load number: Int, with result: Result<Image, any Error>) {
@@ -145,6 +173,13 @@ actor ImageLoader {
     }
 
     private func setSuspended(_ suspended: Bool) {
+        if !suspended {
+            // The table stopped: loads given up while it moved, and not joined again, stop now.
+            let unwanted = loadsInProgress.filter { $0.value.waiters.isEmpty }
+            for (url, load) in unwanted.sorted(by: { $0.value.number < $1.value.number }) {
+                stop(load, for: url)
+            }
+        }
         downloadSlots.setSuspended(suspended)
         setTokenTimer()
     }
@@ -203,7 +238,9 @@ actor ImageLoader {
     /// Step 4's two operations as one function: the disk cache, else the network (with retries), then
     /// the decode and the sepia filter, checking for cancellation between the steps. `ticket` is the
     /// load's place in the download line.
-    nonisolated func loadImage(from url: URL, ticket: Int) async throws -> Image {
+    nonisolated func loadImage(
+        from url: URL, ticket: Int, decoded: Preview? = nil
+    ) async throws -> Image {
         var looksOnDisk = techniques.contains(.diskCache)
         while true {
             try Task.checkCancellation()
@@ -213,7 +250,7 @@ actor ImageLoader {
             {
                 await leaveLine(ticket)
                 try Task.checkCancellation()
-                if let image = try await decodeAndFilter(cachedData, ticket: ticket) {
+                if let image = try await decodeAndFilter(cachedData, ticket: ticket, decoded: decoded) {
                     Instruments.diskCacheHit()
                     return image
                 }
@@ -238,7 +275,7 @@ actor ImageLoader {
             }
             await releaseSlot()
             try Task.checkCancellation()
-            guard let image = try await decodeAndFilter(imageData, ticket: ticket) else {
+            guard let image = try await decodeAndFilter(imageData, ticket: ticket, decoded: decoded) else {
                 throw LoadError.notAnImage
             }
             if techniques.contains(.diskCache) {
@@ -250,7 +287,9 @@ actor ImageLoader {
 
     /// Decodes the bytes and applies the sepia filter, in a processing slot; nil when they are not a
     /// picture.
-    nonisolated func decodeAndFilter(_ data: Data, ticket: Int) async throws -> Image? {
+    nonisolated func decodeAndFilter(
+        _ data: Data, ticket: Int, decoded preview: Preview? = nil
+    ) async throws -> Image? {
         await enqueue(ticket, priority: Task.currentPriority, in: .processing)
         do {
             try Task.checkCancellation()
@@ -259,7 +298,12 @@ actor ImageLoader {
             await leaveLine(ticket, .processing)
             throw error
         }
-        let filtered = decode(data).map { Task.isCancelled ? $0 : $0.applyingSepia(intensity: 0.8) }
+        let decoded = decode(data)
+        if let decoded, let preview, !Task.isCancelled {
+            // Not awaited: the filter goes on while the decoded poster travels to the screen.
+            Task(executorPreference: executor) { await preview(decoded) }
+        }
+        let filtered = decoded.map { Task.isCancelled ? $0 : $0.applyingSepia(intensity: 0.8) }
         await releaseSlot(in: .processing)
         try Task.checkCancellation()
         return filtered

@@ -129,7 +129,10 @@ final class ListViewController: TableViewController {
         let task = Task(executorPreference: imageLoader.executor, priority: .userInitiated) {
             let result: Result<Image, any Error>
             do {
-                result = .success(try await imageLoader.image(for: url))
+                result = .success(
+                    try await imageLoader.image(for: url) { decoded in
+                        await display.preview(decoded, at: indexPath)
+                    })
             } catch {
                 result = .failure(error)
             }

@@ -45,6 +45,16 @@ final class PosterDisplay {
         }
     }
 
+    /// Shows a decoded poster before its filter in the row's cell, while it still shows the placeholder;
+    /// the filtered poster replaces it. (The cell at the index path shows that row, so it is the row's
+    /// own poster, whichever task brings it.)
+    func preview(_ image: Image, at indexPath: IndexPath) {
+        guard let cell = tableView.cellForRow(at: indexPath) as? MovieCell, cell.loadTask != nil,
+            cell.imageView.image?.kind == .placeholder
+        else { return }
+        cell.imageView.image = image
+    }
+
     /// A prefetched poster goes into the memory cache (a failure is remembered), unless prefetching was
     /// cancelled meanwhile.
     func prefetched(_ image: Image?, for url: URL, row: Int) {
