@@ -665,13 +665,14 @@ enum Exercises {
             kind: .write([Blank(file: "ImageLoader.swift", declaration: "private func leave")]),
             task: """
                 Write ImageLoader.leave(_:number:): the row that gave up stops waiting at once (resume its \
-                continuation with CancellationError), and when it was the last row waiting for the URL, the \
-                load leaves the table and the download line and its task is cancelled.
+                continuation with CancellationError, forget its preview), and when it was the last row waiting \
+                for the URL and the table is still, the load stops (stop(_:for:)); while the user scrolls, the \
+                stop does it.
                 """,
             commands: ["swift run Course check 5.2"],
             hints: [
                 "load.waiters.removeValue(forKey: number) gives the row's continuation, if it still waits.",
-                "Only when load.waiters.isEmpty: loadsInProgress[url] = nil, downloadSlots.leave(load.number), load.task?.cancel().",
+                "Only when load.waiters.isEmpty && !downloadSlots.isSuspended: stop(load, for: url).",
             ],
             runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
             expectations: [
