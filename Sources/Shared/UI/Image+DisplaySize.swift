@@ -15,9 +15,9 @@ extension Image {
         }
         guard let decoded = phone.decode(data, fittingPixels: width, height) else { return nil }
         self.init(
-            bitmap: decoded.bitmap, kind: .poster, sourceURL: decoded.sourceURL,
-            downloadID: decoded.downloadID,
-            isFiltered: false, tracker: phone.memory)
+            pixels: .fitted(PNGBytes(data, source: decoded.sourceURL), width: width, height: height),
+            byteCount: decoded.bitmap.byteCount, kind: .poster, sourceURL: decoded.sourceURL,
+            downloadID: decoded.downloadID, isFiltered: false, tracker: phone.memory)
     }
 }
 
@@ -43,7 +43,7 @@ extension Phone {
 
 /// Process-wide memo of display-size decodes, so identical bytes at an identical size share one pixel
 /// storage (which the filter and hash memos then recognise); the phone still charges every call.
-private final class DisplaySizeMemo: @unchecked Sendable {
+final class DisplaySizeMemo: @unchecked Sendable {
     static let shared = DisplaySizeMemo()
 
     private struct Key: Hashable {

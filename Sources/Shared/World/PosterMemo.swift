@@ -70,6 +70,11 @@ final class PosterMemo: @unchecked Sendable {
         return bytes
     }
 
+    /// The generated poster PNG for a URL if the memo holds it now (it neither generates nor reads a file).
+    func memoisedPNG(for url: String) -> [UInt8]? {
+        lock.withLock { posters.value(for: url, now: tick()) }
+    }
+
     /// The decoded pixels of PNG bytes, nil when they do not decode.
     func decode(_ data: Data) -> Bitmap? {
         if let cached = lock.withLock({ decodes.value(for: data, now: tick()) }) { return cached }

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Where a picture's pixels come from, so that a picture need not keep them: a decoded or filtered poster
+/// holds this recipe, a few dozen bytes, and makes its pixels again when asked (`Image.bitmap`) through the
+/// process's memo of pure image work (`PosterMemo`), which usually still has them.
+///
+/// An app that keeps thousands of pictures (the articles' records keep every row's) then costs the
+/// process little real memory, while the simulated phone still counts each picture's full size
+/// (`Image.cost`) and every decode and filter is charged when the app asks for it. The pixels made again
+/// are the same, byte for byte: decoding and filtering are pure.
+indirect enum ImagePixels: @unchecked Sendable {
+    /// Pixels the picture keeps itself: the shared placeholder and failure pictures, and test pictures.
+    case held(Bitmap)
+    /// The full-size decode of PNG bytes.
+    case decoded(PNGBytes)
+    /// The decode of PNG bytes at the size that fits `width` × `height` (`Image(data:fittingPixels:)`).
+    case fitted(PNGBytes, width: Int, height: Int)
+    /// Another picture's pixels in sepia.
+    case sepia(ImagePixels, intensity: Double)
+
+    /// The pixels, from the memo when it has them, otherwise made again.
+    var bitmap: Bitmap {
+        switch self {
+        case .held(let bitmap):
+            return bitmap
+        case .decoded(let png):
+            return png.decoded()
+        case .fitted(let png, let width, let height):
+            return DisplaySizeMemo.shared.downsampled(png.decoded(), data: png.data, toFit: width, height)
+        case .sepia(let source, let intensity):
+            return PosterMemo.shared.sepia(source.bitmap, intensity: intensity)
+        }
+    }
+}
+
+/// PNG bytes a picture was decoded from, remembered cheaply: the simulated server's generated posters
+/// (nearly every download) by their URL alone.
+enum PNGBytes: Sendable {
+    /// Exactly the generated poster for `url`, stamped with it, as the simulated server sends it.
+    case servedPoster(url: String)
+    /// Any other bytes (a posters folder's file, a poster the memo no longer holds), kept as they are.
+    case kept(Data)
+
+    /// The way to remember `data`, whose stamp (`PosterStamp`) names `source`: by URL when the bytes are
+    /// that URL's generated poster as the memo holds it, compared byte for byte; else the bytes themselves.
+    init(_ data: Data, source: String?) {
+        if let source, let poster = PosterMemo.shared.memoisedPNG(for: source),
+            data == Data(PosterStamp.stamp(poster, url: source))
+        {
+            self = .servedPoster(url: source)
+        } else {
+            self = .kept(data)
+        }
+    }
+
+    /// The bytes.
+    var data: Data {
+        switch self {
+        case .servedPoster(let url): return Data(PosterStamp.stamp(PosterMemo.shared.png(for: url), url: url))
+        case .kept(let data): return data
+        }
+    }
+
+    /// The full-size decode of the bytes, which decoded when the picture was made.
+    func decoded() -> Bitmap {
+        guard let bitmap = PosterMemo.shared.decode(data) else {
+            preconditionFailure("PNG bytes that decoded once no longer decode: decoding is not pure.")
+        }
+        return bitmap
+    }
+}
