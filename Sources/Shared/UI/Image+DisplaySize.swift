@@ -15,8 +15,8 @@ extension Image {
         }
         guard let decoded = phone.decode(data, fittingPixels: width, height) else { return nil }
         self.init(
-            pixels: .fitted(PNGBytes(data, source: decoded.sourceURL), width: width, height: height),
-            byteCount: decoded.bitmap.byteCount, kind: .poster, sourceURL: decoded.sourceURL,
+            pixels: .fitted(decoded.png, width: width, height: height),
+            byteCount: decoded.bitmap.byteCount, kind: .poster, sourceURL: decoded.png.source,
             downloadID: decoded.downloadID, isFiltered: false, tracker: phone.memory)
     }
 }
@@ -24,7 +24,7 @@ extension Image {
 extension Phone {
     /// Decodes bytes at display size on the calling thread, charging the cost; nil when not a PNG.
     func decode(_ data: Data, fittingPixels width: Int, _ height: Int) -> (
-        bitmap: Bitmap, sourceURL: String?, downloadID: Int?
+        bitmap: Bitmap, png: PNGBytes, downloadID: Int?
     )? {
         let thread = SimulatedThread.current
         let full = PosterMemo.shared.decode(data)
@@ -37,7 +37,8 @@ extension Phone {
         recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
         thread?.sleep(for: cost)
         guard let bitmap else { return nil }
-        return (bitmap, source, takeDelivery(of: data))
+        let png = PNGBytes(data, source: source)
+        return (bitmap, png, takeDelivery(of: png))
     }
 }
 

@@ -33,32 +33,67 @@ indirect enum ImagePixels: @unchecked Sendable {
     }
 }
 
-/// PNG bytes a picture was decoded from, remembered cheaply: the simulated server's generated posters
-/// (nearly every download) by their URL alone.
-enum PNGBytes: Sendable {
+/// PNG bytes, remembered cheaply: the simulated server's generated posters (nearly every download) by
+/// their URL alone. Equal when the bytes are equal, however each side remembers them.
+enum PNGBytes: Hashable, Sendable {
     /// Exactly the generated poster for `url`, stamped with it, as the simulated server sends it.
-    case servedPoster(url: String)
-    /// Any other bytes (a posters folder's file, a poster the memo no longer holds), kept as they are.
-    case kept(Data)
+    case servedPoster(url: String, byteCount: Int)
+    /// Any other bytes (a posters folder's file, a partial download, a poster the memo no longer
+    /// holds), kept as they are, with the URL stamped in them (`PosterStamp`), if any.
+    case kept(Data, source: String?)
 
-    /// The way to remember `data`, whose stamp (`PosterStamp`) names `source`: by URL when the bytes are
-    /// that URL's generated poster as the memo holds it, compared byte for byte; else the bytes themselves.
+    /// The way to remember `data`, whose stamp names `source`: by URL when the bytes are that URL's
+    /// generated poster as the memo holds it, compared byte for byte; else the bytes themselves.
     init(_ data: Data, source: String?) {
         if let source, let poster = PosterMemo.shared.memoisedPNG(for: source),
             data == Data(PosterStamp.stamp(poster, url: source))
         {
-            self = .servedPoster(url: source)
+            self = .servedPoster(url: source, byteCount: data.count)
         } else {
-            self = .kept(data)
+            self = .kept(data, source: source)
         }
     }
 
     /// The bytes.
     var data: Data {
         switch self {
-        case .servedPoster(let url): return Data(PosterStamp.stamp(PosterMemo.shared.png(for: url), url: url))
-        case .kept(let data): return data
+        case .servedPoster(let url, _):
+            return Data(PosterStamp.stamp(PosterMemo.shared.png(for: url), url: url))
+        case .kept(let data, _): return data
         }
+    }
+
+    /// How many bytes there are.
+    var byteCount: Int {
+        switch self {
+        case .servedPoster(_, let byteCount): return byteCount
+        case .kept(let data, _): return data.count
+        }
+    }
+
+    /// The URL stamped in the bytes, if any.
+    var source: String? {
+        switch self {
+        case .servedPoster(let url, _): return url
+        case .kept(_, let source): return source
+        }
+    }
+
+    static func == (left: PNGBytes, right: PNGBytes) -> Bool {
+        switch (left, right) {
+        case (.servedPoster(let leftURL, _), .servedPoster(let rightURL, _)):
+            return leftURL == rightURL
+        case (.kept(let leftData, _), .kept(let rightData, _)):
+            return leftData == rightData
+        default:
+            // One side was remembered by URL, the other by its bytes (the memo had let the poster go).
+            return left.byteCount == right.byteCount && left.source == right.source && left.data == right.data
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(byteCount)
+        hasher.combine(source)
     }
 
     /// The full-size decode of the bytes, which decoded when the picture was made.

@@ -72,8 +72,8 @@ public final class Image: @unchecked Sendable {
         }
         guard let decoded = phone.decode(data) else { return nil }
         self.init(
-            pixels: .decoded(PNGBytes(data, source: decoded.sourceURL)), byteCount: decoded.bitmap.byteCount,
-            kind: .poster, sourceURL: decoded.sourceURL, downloadID: decoded.downloadID, isFiltered: false,
+            pixels: .decoded(decoded.png), byteCount: decoded.bitmap.byteCount, kind: .poster,
+            sourceURL: decoded.png.source, downloadID: decoded.downloadID, isFiltered: false,
             tracker: phone.memory)
     }
 

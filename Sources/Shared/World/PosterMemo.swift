@@ -56,8 +56,10 @@ final class PosterMemo: @unchecked Sendable {
         let intensity: Double
     }
 
-    /// The generated poster PNG for a URL.
-    func png(for url: String) -> [UInt8] {
+    /// The generated poster PNG for a URL; `remembering: false` leaves the memo as it was when it did not
+    /// hold the poster (the oracle sizes every poster of a run at its end, and they would push out the
+    /// pictures still on screen while filling the memo to its budget).
+    func png(for url: String, remembering: Bool = true) -> [UInt8] {
         if let bytes = lock.withLock({ posters.value(for: url, now: tick()) }) { return bytes }
         let bytes: [UInt8]
         if let stored = files.png(for: url) {
@@ -66,7 +68,9 @@ final class PosterMemo: @unchecked Sendable {
             bytes = PosterGenerator.pngData(for: url)
             files.store(bytes, for: url)
         }
-        remember(bytes.count) { posters.store(bytes, for: url, bytes: $0, now: $1) }
+        if remembering {
+            remember(bytes.count) { posters.store(bytes, for: url, bytes: $0, now: $1) }
+        }
         return bytes
     }
 
