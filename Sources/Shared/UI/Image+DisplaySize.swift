@@ -28,7 +28,7 @@ extension Phone {
     )? {
         let thread = SimulatedThread.current
         let full = PosterMemo.shared.decode(data)
-        let bitmap = full.map { DisplaySizeMemo.shared.downsampled($0, data: data, toFit: width, height) }
+        let bitmap = full.map { PosterMemo.shared.fitted($0, toFit: width, height) }
         let source = PosterStamp.source(of: [UInt8](data.prefix(4096)))
         let cost =
             full.map { costs.decode(pixels: $0.width * $0.height) / 4 }.map {
@@ -39,32 +39,5 @@ extension Phone {
         guard let bitmap else { return nil }
         let png = PNGBytes(data, source: source)
         return (bitmap, png, takeDelivery(of: png))
-    }
-}
-
-/// Process-wide memo of display-size decodes, so identical bytes at an identical size share one pixel
-/// storage (which the filter and hash memos then recognise); the phone still charges every call.
-final class DisplaySizeMemo: @unchecked Sendable {
-    static let shared = DisplaySizeMemo()
-
-    private struct Key: Hashable {
-        let data: Data
-        let width: Int
-        let height: Int
-    }
-
-    private let lock = NSLock()
-    private var bitmaps: [Key: Bitmap] = [:]
-
-    func downsampled(_ bitmap: Bitmap, data: Data, toFit width: Int, _ height: Int) -> Bitmap {
-        let key = Key(data: data, width: width, height: height)
-        if let cached = lock.withLock({ bitmaps[key] }) { return cached }
-        let result = bitmap.downsampled(toFit: width, height)
-        lock.withLock {
-            // A bounded memo: a few thousand posters at most, then it starts again.
-            if bitmaps.count >= 4_096 { bitmaps = [:] }
-            bitmaps[key] = result
-        }
-        return result
     }
 }

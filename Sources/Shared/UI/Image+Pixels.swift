@@ -7,7 +7,7 @@ import Foundation
 /// An app that keeps thousands of pictures (the articles' records keep every row's) then costs the
 /// process little real memory, while the simulated phone still counts each picture's full size
 /// (`Image.cost`) and every decode and filter is charged when the app asks for it. The pixels made again
-/// are the same, byte for byte: decoding and filtering are pure.
+/// are the same, byte for byte: decoding, scaling and filtering are pure.
 indirect enum ImagePixels: @unchecked Sendable {
     /// Pixels the picture keeps itself: the shared placeholder and failure pictures, and test pictures.
     case held(Bitmap)
@@ -18,17 +18,20 @@ indirect enum ImagePixels: @unchecked Sendable {
     /// Another picture's pixels in sepia.
     case sepia(ImagePixels, intensity: Double)
 
-    /// The pixels, from the memo when it has them, otherwise made again.
-    var bitmap: Bitmap {
+    /// The pixels, from the process's memo when it has them, otherwise made again.
+    var bitmap: Bitmap { bitmap(memo: .shared) }
+
+    /// The pixels, from `memo` when it has them, otherwise made again (tests pass a small memo).
+    func bitmap(memo: PosterMemo) -> Bitmap {
         switch self {
         case .held(let bitmap):
             return bitmap
         case .decoded(let png):
-            return png.decoded()
+            return png.decoded(memo: memo)
         case .fitted(let png, let width, let height):
-            return DisplaySizeMemo.shared.downsampled(png.decoded(), data: png.data, toFit: width, height)
+            return memo.fitted(png.decoded(memo: memo), toFit: width, height)
         case .sepia(let source, let intensity):
-            return PosterMemo.shared.sepia(source.bitmap, intensity: intensity)
+            return memo.sepia(source.bitmap(memo: memo), intensity: intensity)
         }
     }
 }
@@ -43,9 +46,9 @@ enum PNGBytes: Hashable, Sendable {
     case kept(Data, source: String?)
 
     /// The way to remember `data`, whose stamp names `source`: by URL when the bytes are that URL's
-    /// generated poster as the memo holds it, compared byte for byte; else the bytes themselves.
-    init(_ data: Data, source: String?) {
-        if let source, let poster = PosterMemo.shared.memoisedPNG(for: source),
+    /// generated poster as `memo` holds it, compared byte for byte; else the bytes themselves.
+    init(_ data: Data, source: String?, memo: PosterMemo = .shared) {
+        if let source, let poster = memo.memoisedPNG(for: source),
             data == Data(PosterStamp.stamp(poster, url: source))
         {
             self = .servedPoster(url: source, byteCount: data.count)
@@ -55,10 +58,12 @@ enum PNGBytes: Hashable, Sendable {
     }
 
     /// The bytes.
-    var data: Data {
+    var data: Data { data(memo: .shared) }
+
+    /// The bytes, a served poster's from `memo` (which makes it again if it let it go).
+    func data(memo: PosterMemo) -> Data {
         switch self {
-        case .servedPoster(let url, _):
-            return Data(PosterStamp.stamp(PosterMemo.shared.png(for: url), url: url))
+        case .servedPoster(let url, _): return Data(PosterStamp.stamp(memo.png(for: url), url: url))
         case .kept(let data, _): return data
         }
     }
@@ -79,6 +84,14 @@ enum PNGBytes: Hashable, Sendable {
         }
     }
 
+    /// The full-size decode of the bytes, which decoded when the picture was made.
+    func decoded(memo: PosterMemo) -> Bitmap {
+        guard let bitmap = memo.decode(data(memo: memo)) else {
+            preconditionFailure("PNG bytes that decoded once no longer decode: decoding is not pure.")
+        }
+        return bitmap
+    }
+
     static func == (left: PNGBytes, right: PNGBytes) -> Bool {
         switch (left, right) {
         case (.servedPoster(let leftURL, _), .servedPoster(let rightURL, _)):
@@ -94,13 +107,5 @@ enum PNGBytes: Hashable, Sendable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(byteCount)
         hasher.combine(source)
-    }
-
-    /// The full-size decode of the bytes, which decoded when the picture was made.
-    func decoded() -> Bitmap {
-        guard let bitmap = PosterMemo.shared.decode(data) else {
-            preconditionFailure("PNG bytes that decoded once no longer decode: decoding is not pure.")
-        }
-        return bitmap
     }
 }
