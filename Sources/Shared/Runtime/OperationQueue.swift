@@ -202,9 +202,12 @@ public final class OperationQueue {
                 }
                 thread.runningOperation = operation
                 let name = operation.name ?? String(describing: type(of: operation))
-                phone.recorder.operationStarted(name, thread: thread.name)
+                if operation.isTraced { phone.recorder.operationStarted(name, thread: thread.name) }
                 operation.start()
-                phone.recorder.operationFinished(name, thread: thread.name, cancelled: operation.isCancelled)
+                if operation.isTraced {
+                    phone.recorder.operationFinished(
+                        name, thread: thread.name, cancelled: operation.isCancelled)
+                }
                 thread.runningOperation = nil
                 assigned = nil
                 queue?.operationFinished(operation)

@@ -35,6 +35,7 @@ extension Phone {
                 $0 + costs.decode(pixels: bitmap!.width * bitmap!.height)
             } ?? costs.failedDecode(bytes: data.count)
         recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
+        if bitmap == nil { traceRefusal(of: data, source: source) }
         thread?.sleep(for: cost)
         guard let bitmap else { return nil }
         let png = PNGBytes(data, source: source)

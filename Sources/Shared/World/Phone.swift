@@ -365,9 +365,7 @@ public final class Phone {
         let cost =
             bitmap.map { costs.decode(pixels: $0.width * $0.height) } ?? costs.failedDecode(bytes: data.count)
         recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
-        if bitmap == nil, let reason = PosterLimits.refusal(of: [UInt8](data.prefix(24))) {
-            recorder.event(.posterRefused(url: source, reason: reason))
-        }
+        if bitmap == nil { traceRefusal(of: data, source: source) }
         thread?.sleep(for: cost)
         guard let bitmap else { return nil }
         let png = PNGBytes(data, source: source)
