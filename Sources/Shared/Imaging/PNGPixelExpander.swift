@@ -24,6 +24,14 @@ struct PNGPixelExpander {
         return UInt8(truncatingIfNeeded: (value &* 255 &+ 32895) &>> 16)
     }
 
+    /// Sample `index` of a row of `depth`-bit samples (1, 2, 4 or 8), packed as PNG packs them: the first
+    /// in the highest bits of the first byte.
+    @inline(__always)
+    static func packedSample(_ row: UnsafePointer<UInt8>, at index: Int, depth: Int) -> Int {
+        let bitIndex = index &* depth
+        return (Int(row[bitIndex &>> 3]) &>> (8 &- depth &- (bitIndex & 7))) & ((1 &<< depth) &- 1)
+    }
+
     /// Expands one row of `pixels` pixels to RGBA, writing the first at `out` and each next
     /// one `outStride` bytes further on. Returns the error for a palette index out of range, or nil.
     func expand(
@@ -140,37 +148,12 @@ struct PNGPixelExpander {
                 target += outStride
                 index += 1
             }
-        case (0, 8):
-            while index < pixels {
-                let grey = row[index]
-                target[0] = grey
-                target[1] = grey
-                target[2] = grey
-                target[3] = Int(grey) == keyRed ? 0 : 255
-                target += outStride
-                index += 1
-            }
-        case (3, 8):
-            while index < pixels {
-                let entry = Int(row[index])
-                guard entry < paletteCount else {
-                    return .paletteIndexOutOfRange(index: entry, paletteSize: paletteCount)
-                }
-                let color = palette + entry * 4
-                target[0] = color[0]
-                target[1] = color[1]
-                target[2] = color[2]
-                target[3] = color[3]
-                target += outStride
-                index += 1
-            }
         case (0, _):
+            // Greyscale of 1, 2, 4 or 8 bits, scaled to 0–255.
             let depth = header.bitDepth
-            let mask = (1 &<< depth) - 1
-            let scale = 255 / mask
+            let scale = 255 / ((1 &<< depth) - 1)
             while index < pixels {
-                let bitIndex = index * depth
-                let sample = (Int(row[bitIndex &>> 3]) &>> (8 - depth - (bitIndex & 7))) & mask
+                let sample = Self.packedSample(row, at: index, depth: depth)
                 let grey = UInt8(truncatingIfNeeded: sample * scale)
                 target[0] = grey
                 target[1] = grey
@@ -182,10 +165,8 @@ struct PNGPixelExpander {
         default:
             // Colour type 3: palette indices of 1, 2, 4 or 8 bits.
             let depth = header.bitDepth
-            let mask = (1 &<< depth) - 1
             while index < pixels {
-                let bitIndex = index * depth
-                let entry = (Int(row[bitIndex &>> 3]) &>> (8 - depth - (bitIndex & 7))) & mask
+                let entry = Self.packedSample(row, at: index, depth: depth)
                 guard entry < paletteCount else {
                     return .paletteIndexOutOfRange(index: entry, paletteSize: paletteCount)
                 }

@@ -24,7 +24,7 @@ public struct Oracle: Sendable, Equatable {
         var bytes = 0
         for url in urls.sorted() {
             guard let parsed = URL(string: url) else { continue }
-            let response = server.response(for: parsed)
+            let response = server.response(for: parsed, memoising: false)
             bytes +=
                 response.status == 200
                 ? PosterStamp.stamp(response.body, url: url).count : response.body.count

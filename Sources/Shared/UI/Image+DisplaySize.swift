@@ -15,20 +15,20 @@ extension Image {
         }
         guard let decoded = phone.decode(data, fittingPixels: width, height) else { return nil }
         self.init(
-            bitmap: decoded.bitmap, kind: .poster, sourceURL: decoded.sourceURL,
-            downloadID: decoded.downloadID,
-            isFiltered: false, tracker: phone.memory)
+            pixels: .fitted(decoded.png, width: width, height: height),
+            byteCount: decoded.bitmap.byteCount, kind: .poster, sourceURL: decoded.png.source,
+            downloadID: decoded.downloadID, isFiltered: false, tracker: phone.memory)
     }
 }
 
 extension Phone {
     /// Decodes bytes at display size on the calling thread, charging the cost; nil when not a PNG.
     func decode(_ data: Data, fittingPixels width: Int, _ height: Int) -> (
-        bitmap: Bitmap, sourceURL: String?, downloadID: Int?
+        bitmap: Bitmap, png: PNGBytes, downloadID: Int?
     )? {
         let thread = SimulatedThread.current
         let full = PosterMemo.shared.decode(data)
-        let bitmap = full.map { DisplaySizeMemo.shared.downsampled($0, data: data, toFit: width, height) }
+        let bitmap = full.map { PosterMemo.shared.fitted($0, toFit: width, height) }
         let source = PosterStamp.source(of: [UInt8](data.prefix(4096)))
         let cost =
             full.map { costs.decode(pixels: $0.width * $0.height) / 4 }.map {
@@ -38,33 +38,7 @@ extension Phone {
         if bitmap == nil { traceRefusal(of: data, source: source) }
         thread?.sleep(for: cost)
         guard let bitmap else { return nil }
-        return (bitmap, source, takeDelivery(of: data))
-    }
-}
-
-/// Process-wide memo of display-size decodes, so identical bytes at an identical size share one pixel
-/// storage (which the filter and hash memos then recognise); the phone still charges every call.
-private final class DisplaySizeMemo: @unchecked Sendable {
-    static let shared = DisplaySizeMemo()
-
-    private struct Key: Hashable {
-        let data: Data
-        let width: Int
-        let height: Int
-    }
-
-    private let lock = NSLock()
-    private var bitmaps: [Key: Bitmap] = [:]
-
-    func downsampled(_ bitmap: Bitmap, data: Data, toFit width: Int, _ height: Int) -> Bitmap {
-        let key = Key(data: data, width: width, height: height)
-        if let cached = lock.withLock({ bitmaps[key] }) { return cached }
-        let result = bitmap.downsampled(toFit: width, height)
-        lock.withLock {
-            // A bounded memo: a few thousand posters at most, then it starts again.
-            if bitmaps.count >= 4_096 { bitmaps = [:] }
-            bitmaps[key] = result
-        }
-        return result
+        let png = PNGBytes(data, source: source)
+        return (bitmap, png, takeDelivery(of: png))
     }
 }

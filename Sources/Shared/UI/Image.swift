@@ -5,7 +5,8 @@ import Foundation
 /// Every poster image carries the URL its bytes came from, so a cell that shows another row's poster is
 /// caught. Decoding (`Image(data:)`) and filtering (`applyingSepia(intensity:)`) block the calling
 /// simulated thread for their virtual cost; the real pixel work is memoised across runs on identical
-/// input, but its cost is charged and counted every time.
+/// input, but its cost is charged and counted every time. A poster keeps how its pixels were made rather
+/// than the pixels (`ImagePixels`), so an app that keeps every row's picture stays small in real memory.
 public final class Image: @unchecked Sendable {
     /// What kind of picture this is.
     public enum Kind: Sendable {
@@ -17,8 +18,12 @@ public final class Image: @unchecked Sendable {
         case failure
     }
 
-    /// The pixels.
-    public let bitmap: Bitmap
+    /// The pixels (made again from the memo of image work when it no longer holds them).
+    public var bitmap: Bitmap { pixels.bitmap }
+    /// How the pixels are made.
+    let pixels: ImagePixels
+    /// The bytes the pixels take: width × height × 4.
+    private let byteCount: Int
     /// What kind of picture this is.
     public let kind: Kind
     /// The URL the poster's bytes were served from; nil for the placeholder and the failure image.
@@ -31,20 +36,31 @@ public final class Image: @unchecked Sendable {
     private var cachedHash: String?
 
     init(
-        bitmap: Bitmap, kind: Kind, sourceURL: String?, downloadID: Int?, isFiltered: Bool,
-        tracker: MemoryTracker?
+        pixels: ImagePixels, byteCount: Int, kind: Kind, sourceURL: String?, downloadID: Int?,
+        isFiltered: Bool, tracker: MemoryTracker?
     ) {
-        self.bitmap = bitmap
+        self.pixels = pixels
+        self.byteCount = byteCount
         self.kind = kind
         self.sourceURL = sourceURL
         self.downloadID = downloadID
         self.isFiltered = isFiltered
         self.tracker = tracker
-        tracker?.retain(bitmap.byteCount)
+        tracker?.retain(byteCount)
+    }
+
+    /// A picture that keeps its pixels itself.
+    convenience init(
+        bitmap: Bitmap, kind: Kind, sourceURL: String?, downloadID: Int?, isFiltered: Bool,
+        tracker: MemoryTracker?
+    ) {
+        self.init(
+            pixels: .held(bitmap), byteCount: bitmap.byteCount, kind: kind, sourceURL: sourceURL,
+            downloadID: downloadID, isFiltered: isFiltered, tracker: tracker)
     }
 
     deinit {
-        tracker?.release(bitmap.byteCount)
+        tracker?.release(byteCount)
     }
 
     /// Decodes PNG bytes, like `UIImage(data:)`; nil when they are not a valid PNG.
@@ -56,13 +72,13 @@ public final class Image: @unchecked Sendable {
         }
         guard let decoded = phone.decode(data) else { return nil }
         self.init(
-            bitmap: decoded.bitmap, kind: .poster, sourceURL: decoded.sourceURL,
-            downloadID: decoded.downloadID,
-            isFiltered: false, tracker: phone.memory)
+            pixels: .decoded(decoded.png), byteCount: decoded.bitmap.byteCount, kind: .poster,
+            sourceURL: decoded.png.source, downloadID: decoded.downloadID, isFiltered: false,
+            tracker: phone.memory)
     }
 
     /// The bytes this picture holds in memory once decoded (its cost in a cache).
-    public var cost: Int { bitmap.byteCount }
+    public var cost: Int { byteCount }
 
     /// The picture with the sepia tone applied, like the articles' CoreImage `CISepiaTone` filter.
     ///
@@ -73,8 +89,8 @@ public final class Image: @unchecked Sendable {
         }
         let filtered = phone.filter(bitmap, intensity: intensity, sourceURL: sourceURL)
         return Image(
-            bitmap: filtered, kind: kind, sourceURL: sourceURL, downloadID: downloadID, isFiltered: true,
-            tracker: phone.memory)
+            pixels: .sepia(pixels, intensity: intensity), byteCount: filtered.byteCount, kind: kind,
+            sourceURL: sourceURL, downloadID: downloadID, isFiltered: true, tracker: phone.memory)
     }
 
     /// The workbook's pixel hash of this picture (`Bitmap.contentHash`), computed once.

@@ -48,7 +48,8 @@ public final class Phone {
     private let frames: FrameClock
     /// What the screen shows: cells, wrong pictures, placeholders and stops.
     private let screen: ScreenAudit
-    var deliveries: [Data: [Int]] = [:]
+    /// Delivered bytes not yet decoded, with the downloads that delivered them, oldest first.
+    var deliveries: [PNGBytes: [Int]] = [:]
 
     private init(
         scenario: Scenario, seed: UInt64, movies: [Movie], costs: CostModel, keepsTrace: Bool,
@@ -352,11 +353,12 @@ public final class Phone {
 
     /// Delivered bytes, so the picture decoded from them can be traced to its download.
     func registerDelivery(_ data: Data, download: Int) {
-        deliveries[data, default: []].append(download)
+        let png = PNGBytes(data, source: PosterStamp.source(of: [UInt8](data.prefix(4096))))
+        deliveries[png, default: []].append(download)
     }
 
     /// Decodes bytes on the calling thread, charging the cost; nil when they are not a PNG.
-    func decode(_ data: Data) -> (bitmap: Bitmap, sourceURL: String?, downloadID: Int?)? {
+    func decode(_ data: Data) -> (bitmap: Bitmap, png: PNGBytes, downloadID: Int?)? {
         let thread = SimulatedThread.current
         let bitmap = PosterMemo.shared.decode(data)
         let source = PosterStamp.source(of: [UInt8](data.prefix(4096)))
@@ -366,14 +368,15 @@ public final class Phone {
         if bitmap == nil { traceRefusal(of: data, source: source) }
         thread?.sleep(for: cost)
         guard let bitmap else { return nil }
-        return (bitmap, source, takeDelivery(of: data))
+        let png = PNGBytes(data, source: source)
+        return (bitmap, png, takeDelivery(of: png))
     }
 
     /// The download whose bytes these are, taken from those waiting to be decoded (oldest first), if any.
-    func takeDelivery(of data: Data) -> Int? {
-        guard var waiting = deliveries[data], !waiting.isEmpty else { return nil }
+    func takeDelivery(of png: PNGBytes) -> Int? {
+        guard var waiting = deliveries[png], !waiting.isEmpty else { return nil }
         let download = waiting.removeFirst()
-        deliveries[data] = waiting.isEmpty ? nil : waiting
+        deliveries[png] = waiting.isEmpty ? nil : waiting
         return download
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Process-wide memo of pure, deterministic image work: generated poster PNGs, decodes, filters and
-/// pixel hashes.
+/// Process-wide memo of pure, deterministic image work: generated poster PNGs, decodes, display-size
+/// scalings, filters and pixel hashes.
 ///
 /// The same input always gives the same output, so computing it once changes no result; the simulated
 /// phone still charges and counts the virtual cost of every call. This keeps debug builds and the test
@@ -22,6 +22,7 @@ final class PosterMemo: @unchecked Sendable {
     private let lock = NSLock()
     private var posters = MemoTable<String, [UInt8]>()
     private var decodes = MemoTable<Data, Bitmap?>()
+    private var fits = MemoTable<FitKey, (source: Bitmap, result: Bitmap)>()
     private var filters = MemoTable<FilterKey, (source: Bitmap, result: Bitmap)>()
     private var hashes = MemoTable<PixelStorage, (source: Bitmap, hash: String)>()
     /// The bytes the entries hold now, as counted when they were stored.
@@ -50,14 +51,23 @@ final class PosterMemo: @unchecked Sendable {
         }
     }
 
+    /// A scaling: the input pixels and the box they must fit.
+    private struct FitKey: Hashable {
+        let pixels: PixelStorage
+        let width: Int
+        let height: Int
+    }
+
     /// A filter call: the input pixels and the intensity.
     private struct FilterKey: Hashable {
         let pixels: PixelStorage
         let intensity: Double
     }
 
-    /// The generated poster PNG for a URL.
-    func png(for url: String) -> [UInt8] {
+    /// The generated poster PNG for a URL; `remembering: false` leaves the memo as it was when it did not
+    /// hold the poster (the oracle sizes every poster of a run at its end, and they would push out the
+    /// pictures still on screen while filling the memo to its budget).
+    func png(for url: String, remembering: Bool = true) -> [UInt8] {
         if let bytes = lock.withLock({ posters.value(for: url, now: tick()) }) { return bytes }
         let bytes: [UInt8]
         if let stored = files.png(for: url) {
@@ -66,8 +76,15 @@ final class PosterMemo: @unchecked Sendable {
             bytes = PosterGenerator.pngData(for: url)
             files.store(bytes, for: url)
         }
-        remember(bytes.count) { posters.store(bytes, for: url, bytes: $0, now: $1) }
+        if remembering {
+            remember(bytes.count) { posters.store(bytes, for: url, bytes: $0, now: $1) }
+        }
         return bytes
+    }
+
+    /// The generated poster PNG for a URL if the memo holds it now (it neither generates nor reads a file).
+    func memoisedPNG(for url: String) -> [UInt8]? {
+        lock.withLock { posters.value(for: url, now: tick()) }
     }
 
     /// The decoded pixels of PNG bytes, nil when they do not decode.
@@ -78,6 +95,19 @@ final class PosterMemo: @unchecked Sendable {
             decodes.store(bitmap, for: data, bytes: $0, now: $1)
         }
         return bitmap
+    }
+
+    /// A bitmap scaled down to fit `width` × `height` (`Bitmap.downsampled(toFit:_:)`).
+    func fitted(_ bitmap: Bitmap, toFit width: Int, _ height: Int) -> Bitmap {
+        guard let pixels = PixelStorage(bitmap) else { return bitmap.downsampled(toFit: width, height) }
+        let key = FitKey(pixels: pixels, width: width, height: height)
+        if let cached = lock.withLock({ fits.value(for: key, now: tick()) }) { return cached.result }
+        let fitted = bitmap.downsampled(toFit: width, height)
+        // The entry holds its source too, as a filter's does: count both.
+        remember(bitmap.byteCount + fitted.byteCount) {
+            fits.store((bitmap, fitted), for: key, bytes: $0, now: $1)
+        }
+        return fitted
     }
 
     /// The sepia-filtered pixels of a bitmap.
@@ -128,7 +158,7 @@ final class PosterMemo: @unchecked Sendable {
 
     /// Forgets the least recently used entries of every table until at most `target` bytes are held.
     private func trim(toAtMost target: Int) {
-        var uses = posters.uses + decodes.uses + filters.uses + hashes.uses
+        var uses = posters.uses + decodes.uses + fits.uses + filters.uses + hashes.uses
         uses.sort { $0.lastUse < $1.lastUse }
         var held = bytesHeld
         var cutoff: UInt64 = 0
@@ -138,6 +168,7 @@ final class PosterMemo: @unchecked Sendable {
         }
         bytesHeld -= posters.forget(usedAtOrBefore: cutoff)
         bytesHeld -= decodes.forget(usedAtOrBefore: cutoff)
+        bytesHeld -= fits.forget(usedAtOrBefore: cutoff)
         bytesHeld -= filters.forget(usedAtOrBefore: cutoff)
         bytesHeld -= hashes.forget(usedAtOrBefore: cutoff)
     }

@@ -98,14 +98,15 @@ final class PosterServer {
         url.host != "img2.posters.test"
     }
 
-    /// The answer for a URL.
-    func response(for url: URL) -> Response {
+    /// The answer for a URL; `memoising: false` for a look that should not keep a generated poster in
+    /// the process's memo (`PosterMemo.png(for:remembering:)`).
+    func response(for url: URL, memoising: Bool = true) -> Response {
         if url.path.contains("/removed/") {
             return Response(status: 404, body: Self.notFoundBody)
         }
         let key = url.absoluteString
         if folderFiles.isEmpty {
-            return Response(status: 200, body: PosterMemo.shared.png(for: key))
+            return Response(status: 200, body: PosterMemo.shared.png(for: key, remembering: memoising))
         }
         return Response(status: 200, body: folderFiles[Int(FNV1a64.hash(key) % UInt64(folderFiles.count))])
     }
