@@ -8,6 +8,25 @@ let steps = [
     "Step1Naive", "Step2Background", "Step3IdleOnly", "Step4CacheAndPrefetch", "Step5Concurrency",
 ]
 
+/// The layers `Shared` is built from, lowest first: each is a module built from folders of `Sources/Shared`, which that
+/// may import only the layers named in its list, so the compiler refuses a back edge. `Shared` re-exports
+/// them, so a step imports only `Shared`.
+let layers: [(name: String, folders: [String], uses: [String], resources: [String])] = [
+    ("Imaging", ["Imaging"], [], []),
+    ("Files", ["Files"], [], []),
+    ("Catalog", ["Catalog"], ["Files"], ["Resources/movies.plist"]),
+    ("Runtime", ["Runtime"], [], []),
+    ("Scenarios", ["Scenarios"], ["Files"], ["Resources/Scenarios"]),
+    ("Report", ["Report"], ["Imaging", "Catalog", "Runtime", "Scenarios"], []),
+    ("World", ["World", "UI"], ["Imaging", "Files", "Catalog", "Runtime", "Scenarios", "Report"], []),
+    ("Concurrency", ["Concurrency"], ["Runtime", "World"], []),
+    ("Pictures", ["Pictures"], ["Imaging", "Files", "Report"], ["Resources/Unifont"]),
+    ("CLI", ["CLI"], ["Files", "Catalog", "Scenarios", "Report", "World", "Pictures"], []),
+]
+
+/// Everything in `Sources/Shared`: each target takes its own part and excludes the rest.
+let sharedParts = layers.flatMap { $0.folders + $0.resources } + ["Exports.swift"]
+
 let package = Package(
     name: "ImageLoadingWorkbook",
     products: [
@@ -18,26 +37,28 @@ let package = Package(
             .executable(name: "Compare", targets: ["Compare"]),
             .executable(name: "Course", targets: ["Course"]),
         ],
-    targets: [
+    targets: layers.map { layer in
         .target(
-            name: "Shared",
-            resources: [
-                .copy("Resources/movies.plist"),
-                .copy("Resources/Scenarios"),
-                .copy("Resources/Unifont"),
-            ]
-        )
-    ]
+            name: layer.name, dependencies: layer.uses.map { .target(name: $0) }, path: "Sources/Shared",
+            exclude: sharedParts.filter { !layer.folders.contains($0) && !layer.resources.contains($0) },
+            sources: layer.folders, resources: layer.resources.map { .copy($0) })
+    }
+        + [
+            .target(
+                name: "Shared", dependencies: layers.map { .target(name: $0.name) }, path: "Sources/Shared",
+                exclude: sharedParts.filter { $0 != "Exports.swift" }, sources: ["Exports.swift"])
+        ]
         + steps.map { .executableTarget(name: $0, dependencies: ["Shared"]) }
         + [
             .executableTarget(name: "Compare", dependencies: ["Shared"]),
             .executableTarget(name: "Course", dependencies: ["Shared"]),
             .testTarget(
-                name: "SharedTests", dependencies: ["Shared"], exclude: ["Fixtures/check_encoder.py"],
-                resources: [.copy("Fixtures")]),
+                name: "SharedTests", dependencies: ["Shared"] + layers.map { .target(name: $0.name) },
+                exclude: ["Fixtures/check_encoder.py"], resources: [.copy("Fixtures")]),
             .testTarget(
                 name: "StepTests",
-                dependencies: ["Shared", "Course"] + steps.map { .target(name: $0) }
+                dependencies: ["Shared", "Course"] + layers.map { .target(name: $0.name) }
+                    + steps.map { .target(name: $0) }
             ),
         ],
     swiftLanguageModes: [.v6]

@@ -2,3 +2,14 @@
 // Foundation there would make `Operation` and `OperationQueue` ambiguous with the simulated ones.
 @_exported import struct Foundation.Data
 @_exported import struct Foundation.URL
+
+@_exported import CLI
+@_exported import Catalog
+@_exported import Concurrency
+@_exported import Files
+@_exported import Imaging
+@_exported import Pictures
+@_exported import Report
+@_exported import Runtime
+@_exported import Scenarios
+@_exported import World

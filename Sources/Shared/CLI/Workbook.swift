@@ -1,4 +1,10 @@
 import Foundation
+import Catalog
+import Files
+import Pictures
+import Report
+import Scenarios
+import World
 
 /// The command-line harness every step shares: options, scenario, the run, and the reports.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Files
 
 /// The list of movies the table shows, read from a property list (`movies.plist`).
 ///

@@ -76,7 +76,7 @@ open class Operation {
         let handlers = cancellationHandlers
         cancellationHandlers = []
         for handler in handlers { handler() }
-        Phone.current?.recorder.operationCancelled(self)
+        SimulatedThread.currentHost?.operationCancelled(self)
         queue?.operationBecameReady()
     }
 
@@ -96,8 +96,8 @@ open class Operation {
         for dependent in waiting { dependent.queue?.operationBecameReady() }
         guard let completion = completionBlock else { return }
         completionBlock = nil
-        if let phone = Phone.current {
-            phone.dispatchCompletion(completion, of: self)
+        if let host = SimulatedThread.currentHost {
+            host.dispatchCompletion(completion, of: self)
         } else {
             completion()
         }
@@ -113,7 +113,7 @@ open class Operation {
     }
 
     /// Registers work to run if the operation is cancelled; runs it at once if it already was.
-    func onCancel(_ handler: @escaping () -> Void) {
+    package func onCancel(_ handler: @escaping () -> Void) {
         if isCancelled {
             handler()
         } else {

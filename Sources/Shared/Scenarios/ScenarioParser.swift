@@ -1,4 +1,5 @@
 import Foundation
+import Files
 
 /// Reads scenario files: the built-ins shipped with the package and files a teacher writes.
 ///

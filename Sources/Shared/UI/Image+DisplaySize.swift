@@ -1,4 +1,6 @@
 import Foundation
+import Imaging
+import Runtime
 
 extension Image {
     /// Decodes PNG bytes straight to the size a view shows, like an ImageIO thumbnail or Nuke's

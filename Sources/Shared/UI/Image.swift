@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// A decoded picture the app can show: the simulated phone's look-alike of `UIImage`.
 ///

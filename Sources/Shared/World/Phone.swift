@@ -1,4 +1,9 @@
 import Foundation
+import Catalog
+import Imaging
+import Report
+import Runtime
+import Scenarios
 
 /// The simulated phone: virtual time, threads, network, disk, memory, the screen, and the app running on
 /// it, driven through one scenario.
@@ -6,7 +11,7 @@ import Foundation
 /// Make one per run with `Phone.run(...)`; every run with the same scenario, seed and app is the same run.
 public final class Phone {
     /// The phone whose simulated thread calls this (nil outside the simulation).
-    public static var current: Phone? { SimulatedThread.current?.context as? Phone }
+    public static var current: Phone? { SimulatedThread.current?.host as? Phone }
 
     /// The scenario being played.
     public let scenario: Scenario
@@ -32,10 +37,10 @@ public final class Phone {
 
     // The app of the current launch.
     /// Which launch of the app is running: 1, then one more at every relaunch.
-    private(set) var launch = 1
+    package private(set) var launch = 1
     private var app: TableViewController?
     private var mainThread: SimulatedThread?
-    private(set) var mainQueue: OperationQueue!
+    package private(set) var mainQueue: OperationQueue!
     private var appThreads: [SimulatedThread] = []
     private var appQueues: [OperationQueue] = []
     /// The main-queue blocks and the main thread's idle stretch.
@@ -158,8 +163,8 @@ public final class Phone {
 
     private func startApp() {
         recorder.launched()
-        mainQueue = OperationQueue(phone: self, isMainQueue: true)
-        completionThreads = CompletionThreads(phone: self)
+        mainQueue = OperationQueue(host: self, isMainQueue: true)
+        completionThreads = CompletionThreads(host: self)
         scrolling.launched()
         frames.stop()
         // The new main thread is busy from the start: launching.
@@ -171,15 +176,15 @@ public final class Phone {
     }
 
     /// Starts a thread that belongs to the current app (killed at a relaunch).
-    func startAppThread(name: String, body: @escaping (SimulatedThread) -> Void) -> SimulatedThread {
+    package func startAppThread(name: String, body: @escaping (SimulatedThread) -> Void) -> SimulatedThread {
         let thread = scheduler.startThread(name: name) { thread in body(thread) }
-        thread.context = self
+        thread.host = self
         appThreads.append(thread)
         return thread
     }
 
     /// Registers a queue the app made, so the phone can tell when it is idle and kill it at a relaunch.
-    func register(queue: OperationQueue) {
+    package func register(queue: OperationQueue) {
         appQueues.append(queue)
     }
 
@@ -227,18 +232,18 @@ public final class Phone {
     // MARK: The main thread
 
     /// Queues an operation to run on the main thread at its next turn.
-    func enqueueOnMainThread(_ operation: Operation) {
+    package func enqueueOnMainThread(_ operation: Operation) {
         let caller = SimulatedThread.current
         if caller?.isKilled == true { return }
         enqueueOnMainThread(operation, origin: caller?.runningOperation)
     }
 
     /// The main queue's operations: the running block, then the waiting ones in order.
-    var mainQueueOperations: [Operation] { mainBlocks.operations }
+    package var mainQueueOperations: [Operation] { mainBlocks.operations }
 
     /// Dispatches a finished operation's completion block to a completion thread of the app, as
     /// Foundation dispatches it to a global queue. A killed app's completions never run.
-    func dispatchCompletion(_ block: @escaping () -> Void, of operation: Operation) {
+    package func dispatchCompletion(_ block: @escaping () -> Void, of operation: Operation) {
         guard SimulatedThread.current?.isKilled != true, let completionThreads else { return }
         completionThreads.dispatch(block, of: operation)
     }

@@ -1,4 +1,6 @@
 import Foundation
+import Files
+import Imaging
 
 /// The simulated HTTP server's content: what each poster URL answers.
 ///
