@@ -1,6 +1,7 @@
 import Testing
 
-@testable import Shared
+@testable import Imaging
+import Shared
 
 @Suite("Bitmap and checksums")
 struct BitmapTests {

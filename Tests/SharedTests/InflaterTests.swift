@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import Imaging
+import Shared
 
 /// The zlib/DEFLATE inflater on stored, fixed and dynamic blocks, and on broken streams.
 @Suite("Inflater")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import Catalog
+import Shared
 
 @Suite("Movie catalog")
 struct MovieCatalogTests {

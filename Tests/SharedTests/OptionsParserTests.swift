@@ -1,6 +1,7 @@
 import Testing
 
-@testable import Shared
+@testable import CLI
+import Shared
 
 @Suite("Command-line options")
 struct OptionsParserTests {

@@ -1,4 +1,5 @@
-@testable import Shared
+@testable import Imaging
+import Shared
 
 /// A test-only reader of the PNG container: signature, chunks and IHDR, nothing decoded.
 struct PNGContainer {

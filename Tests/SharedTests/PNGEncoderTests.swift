@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import Imaging
+import Shared
 
 @Suite("PNG encoder and deflater")
 struct PNGEncoderTests {

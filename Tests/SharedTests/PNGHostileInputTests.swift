@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import Imaging
+import Shared
 
 /// Malformed and hostile PNGs: each must throw the right `PNGError`, and nothing may trap.
 @Suite("PNG decoder on hostile input")

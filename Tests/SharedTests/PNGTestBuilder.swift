@@ -1,4 +1,5 @@
-@testable import Shared
+@testable import Imaging
+import Shared
 
 /// Builds PNG files and zlib streams byte by byte for the decoder tests, independently of the decoder.
 enum PNGTestBuilder {

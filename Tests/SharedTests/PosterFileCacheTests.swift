@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import Files
+@testable import World
+import Shared
 
 /// The poster file cache kept between processes: private, keyed, and bounded.
 @Suite("Poster file cache")

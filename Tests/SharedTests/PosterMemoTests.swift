@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import Imaging
+@testable import World
+import Shared
 
 @Suite("Poster memo")
 struct PosterMemoTests {

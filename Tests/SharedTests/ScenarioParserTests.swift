@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import Imaging
+@testable import Scenarios
+import Shared
 
 @Suite("Scenario parser")
 struct ScenarioParserTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import Report
+import Shared
 
 @Suite("Trace events and their JSON Lines")
 struct TraceEventTests {

@@ -2,7 +2,10 @@ import Foundation
 import Shared
 import Testing
 
-@testable import Shared
+@testable import CLI
+@testable import Imaging
+@testable import Report
+import Shared
 
 /// The built-in `flaky` scenario's faults, and how each step meets them.
 @Suite("Network faults")

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import Imaging
+@testable import World
+import Shared
 @testable import Step4CacheAndPrefetch
 
 /// Step 4's memory cache on its own: bounded by cost, evicting the least recently used poster first.

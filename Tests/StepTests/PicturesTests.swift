@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import Pictures
+import Shared
+@testable import CLI
 
 #if canImport(FoundationXML)
     import FoundationXML

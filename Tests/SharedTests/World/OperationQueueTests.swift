@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import Runtime
+@testable import World
+import Shared
 
 /// Foundation's `Operation` / `OperationQueue` semantics on the simulated phone.
 @Suite("World: operations and queues")

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Shared
+import Shared
 
 /// The phone's screen audit: stops, what each row shows, and the snapshots kept of them.
 @Suite("World: the screen audit")

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import Runtime
+@testable import World
+import Shared
 
 /// A cell that counts what happens to it.
 final class CountingCell: TableViewCell {
