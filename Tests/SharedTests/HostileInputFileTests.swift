@@ -1,4 +1,5 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import CLI
@@ -7,7 +8,6 @@ import Testing
 @testable import Imaging
 @testable import Scenarios
 @testable import World
-import Shared
 
 /// What a teacher's own files can do wrong beyond the grammar: size, bytes, folders. Each is refused with
 /// a message naming the file (or the option) and what is expected, and nothing traps.

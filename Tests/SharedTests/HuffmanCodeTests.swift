@@ -1,7 +1,7 @@
+import Shared
 import Testing
 
 @testable import Imaging
-import Shared
 
 @Suite("Deflate Huffman codes")
 struct HuffmanCodeTests {

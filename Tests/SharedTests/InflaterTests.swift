@@ -1,8 +1,8 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import Imaging
-import Shared
 
 /// The zlib/DEFLATE inflater on stored, fixed and dynamic blocks, and on broken streams.
 @Suite("Inflater")

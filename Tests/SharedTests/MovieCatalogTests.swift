@@ -1,8 +1,8 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import Catalog
-import Shared
 
 @Suite("Movie catalog")
 struct MovieCatalogTests {

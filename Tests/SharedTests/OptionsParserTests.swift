@@ -1,7 +1,7 @@
+import Shared
 import Testing
 
 @testable import CLI
-import Shared
 
 @Suite("Command-line options")
 struct OptionsParserTests {

@@ -1,8 +1,8 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import Imaging
-import Shared
 
 @Suite("PNG encoder and deflater")
 struct PNGEncoderTests {

@@ -1,9 +1,9 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import Files
 @testable import World
-import Shared
 
 /// The poster file cache kept between processes: private, keyed, and bounded.
 @Suite("Poster file cache")

@@ -1,9 +1,9 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import Imaging
 @testable import World
-import Shared
 
 @Suite("Poster memo")
 struct PosterMemoTests {

@@ -1,9 +1,9 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import Imaging
 @testable import Scenarios
-import Shared
 
 @Suite("Scenario parser")
 struct ScenarioParserTests {

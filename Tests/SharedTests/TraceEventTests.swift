@@ -1,8 +1,8 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import Report
-import Shared
 
 @Suite("Trace events and their JSON Lines")
 struct TraceEventTests {

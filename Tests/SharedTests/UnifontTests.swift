@@ -1,10 +1,10 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import Catalog
 @testable import Imaging
 @testable import Pictures
-import Shared
 
 /// The titles in exported pictures: GNU Unifont's glyphs for everything the 5×7 font lacks.
 @Suite("Titles in every script")

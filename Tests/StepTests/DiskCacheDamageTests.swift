@@ -5,7 +5,6 @@ import Testing
 @testable import CLI
 @testable import Report
 @testable import World
-import Shared
 
 /// Step 4's disk cache against damaged files, a full disk and a folder deleted under it.
 @Suite("Disk cache under damage")

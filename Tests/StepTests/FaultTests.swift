@@ -5,7 +5,6 @@ import Testing
 @testable import CLI
 @testable import Imaging
 @testable import Report
-import Shared
 
 /// The built-in `flaky` scenario's faults, and how each step meets them.
 @Suite("Network faults")

@@ -4,7 +4,6 @@ import Testing
 
 @testable import CLI
 @testable import World
-import Shared
 
 /// No step keeps its objects alive after they are done: no retain cycles among controllers, operations,
 /// cells and records, even when a relaunch or a memory warning lands in the middle of the work.

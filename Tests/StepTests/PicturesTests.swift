@@ -1,9 +1,9 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Pictures
-import Shared
 @testable import CLI
+@testable import Pictures
 
 #if canImport(FoundationXML)
     import FoundationXML

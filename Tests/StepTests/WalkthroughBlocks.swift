@@ -5,7 +5,6 @@ import Shared
 @testable import Files
 @testable import Pictures
 @testable import Report
-import Shared
 
 /// The generated blocks of `Walkthrough.md`: every number the course quotes lives in one, made from a
 /// real in-process run of the current code.

@@ -1,9 +1,9 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import Catalog
 @testable import Pictures
-import Shared
 
 /// A cell that shows another row's poster is marked in `--screens` and in the exported screen PNGs.
 @Suite("The wrong picture, shown")

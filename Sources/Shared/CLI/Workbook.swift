@@ -1,6 +1,6 @@
-import Foundation
 import Catalog
 import Files
+import Foundation
 import Pictures
 import Report
 import Scenarios

@@ -1,5 +1,5 @@
-import Foundation
 import Files
+import Foundation
 
 /// The list of movies the table shows, read from a property list (`movies.plist`).
 ///

@@ -1,5 +1,5 @@
-import Foundation
 import Files
+import Foundation
 import Report
 
 /// The side-by-side comparison of steps on one scenario: a column per step, a row per metric, the oracle

@@ -1,5 +1,5 @@
-import Foundation
 import Files
+import Foundation
 import Imaging
 import Report
 

@@ -1,5 +1,5 @@
-import Foundation
 import Files
+import Foundation
 
 /// Reads scenario files: the built-ins shipped with the package and files a teacher writes.
 ///

@@ -1,6 +1,5 @@
 import Foundation
 import Imaging
-import Runtime
 
 extension Image {
     /// Decodes PNG bytes straight to the size a view shows, like an ImageIO thumbnail or Nuke's
@@ -15,7 +14,7 @@ extension Image {
         guard let phone = Phone.current else {
             preconditionFailure("Image(data:fittingPixels:) needs a simulated thread of a Phone.")
         }
-        guard let decoded = phone.decode(data, fittingPixels: width, height) else { return nil }
+        guard let decoded = phone.imageWork.decode(data, fittingPixels: width, height) else { return nil }
         self.init(
             bitmap: decoded.bitmap, kind: .poster, sourceURL: decoded.sourceURL,
             downloadID: decoded.downloadID,
@@ -23,29 +22,9 @@ extension Image {
     }
 }
 
-extension Phone {
-    /// Decodes bytes at display size on the calling thread, charging the cost; nil when not a PNG.
-    func decode(_ data: Data, fittingPixels width: Int, _ height: Int) -> (
-        bitmap: Bitmap, sourceURL: String?, downloadID: Int?
-    )? {
-        let thread = SimulatedThread.current
-        let full = PosterMemo.shared.decode(data)
-        let bitmap = full.map { DisplaySizeMemo.shared.downsampled($0, data: data, toFit: width, height) }
-        let source = PosterStamp.source(of: [UInt8](data.prefix(4096)))
-        let cost =
-            full.map { costs.decode(pixels: $0.width * $0.height) / 4 }.map {
-                $0 + costs.decode(pixels: bitmap!.width * bitmap!.height)
-            } ?? costs.failedDecode(bytes: data.count)
-        recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
-        thread?.sleep(for: cost)
-        guard let bitmap else { return nil }
-        return (bitmap, source, takeDelivery(of: data))
-    }
-}
-
 /// Process-wide memo of display-size decodes, so identical bytes at an identical size share one pixel
 /// storage (which the filter and hash memos then recognise); the phone still charges every call.
-private final class DisplaySizeMemo: @unchecked Sendable {
+final class DisplaySizeMemo: @unchecked Sendable {
     static let shared = DisplaySizeMemo()
 
     private struct Key: Hashable {

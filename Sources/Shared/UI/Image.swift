@@ -55,7 +55,7 @@ public final class Image: @unchecked Sendable {
         guard let phone = Phone.current else {
             preconditionFailure("Image(data:) needs a simulated thread of a Phone.")
         }
-        guard let decoded = phone.decode(data) else { return nil }
+        guard let decoded = phone.imageWork.decode(data) else { return nil }
         self.init(
             bitmap: decoded.bitmap, kind: .poster, sourceURL: decoded.sourceURL,
             downloadID: decoded.downloadID,
@@ -72,7 +72,7 @@ public final class Image: @unchecked Sendable {
         guard let phone = Phone.current else {
             preconditionFailure("applyingSepia(intensity:) needs a simulated thread of a Phone.")
         }
-        let filtered = phone.filter(bitmap, intensity: intensity, sourceURL: sourceURL)
+        let filtered = phone.imageWork.filter(bitmap, intensity: intensity, sourceURL: sourceURL)
         return Image(
             bitmap: filtered, kind: kind, sourceURL: sourceURL, downloadID: downloadID, isFiltered: true,
             tracker: phone.memory)

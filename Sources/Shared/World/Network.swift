@@ -98,7 +98,8 @@ public final class Network {
 
     /// Downloads a URL's body, blocking the calling simulated thread until it arrives, fails, or
     /// `operation` is cancelled, which stops the transfer at once.
-    public func data(from url: URL, cancellingWith operation: Runtime.Operation) throws(NetworkError) -> Data {
+    public func data(from url: URL, cancellingWith operation: Runtime.Operation) throws(NetworkError) -> Data
+    {
         try fetch(url, cancellation: operation).get()
     }
 
@@ -256,7 +257,7 @@ public final class Network {
                 url: transfer.urlString, status: 200, bytes: moved, download: transfer.download, failed: false
             )
             let data = Data(transfer.body)
-            phone.registerDelivery(data, download: transfer.download)
+            phone.imageWork.registerDelivery(data, download: transfer.download)
             transfer.result = .success(data)
         }
         transfer.body = []

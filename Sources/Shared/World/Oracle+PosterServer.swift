@@ -1,5 +1,5 @@
-import Foundation
 import Catalog
+import Foundation
 import Report
 import Scenarios
 

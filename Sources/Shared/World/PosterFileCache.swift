@@ -1,5 +1,5 @@
-import Foundation
 import Files
+import Foundation
 import Imaging
 
 /// Generated posters kept on disk between processes, so a student's second run does not generate and

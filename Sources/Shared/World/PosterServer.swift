@@ -1,5 +1,5 @@
-import Foundation
 import Files
+import Foundation
 import Imaging
 
 /// The simulated HTTP server's content: what each poster URL answers.

@@ -1,5 +1,5 @@
-import Foundation
 import Catalog
+import Foundation
 import Report
 
 /// What the user sees, checked at every commit: the picture each visible cell shows (traced), pictures

@@ -1,11 +1,11 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import Imaging
 @testable import Report
 @testable import Runtime
 @testable import World
-import Shared
 
 /// An app in the manner of step 2: each row's poster downloads on a worker, decodes there, and its row
 /// reloads on the main thread.

@@ -1,7 +1,7 @@
+import Shared
 import Testing
 
 @testable import World
-import Shared
 
 /// Apple's hitch accounting on its own: late windows inside scroll intervals, never overlapping.
 @Suite("World: hitch ledger")

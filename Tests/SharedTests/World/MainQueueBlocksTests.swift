@@ -1,8 +1,8 @@
+import Shared
 import Testing
 
 @testable import Runtime
 @testable import World
-import Shared
 
 /// The main thread's bookkeeping on its own: the main queue's order, late completions from cancelled
 /// operations, and the idle stretch the scroll driver asks about.

@@ -1,10 +1,10 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import Report
 @testable import Runtime
 @testable import World
-import Shared
 
 /// The simulated network: latency, one bottleneck link shared equally, connection slots per host,
 /// cancellable and uncancellable transfers, 404s and invalid URLs.

@@ -1,9 +1,9 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import Runtime
 @testable import World
-import Shared
 
 /// Foundation's `Operation` / `OperationQueue` semantics on the simulated phone.
 @Suite("World: operations and queues")

@@ -1,6 +1,5 @@
-import Testing
-
 import Shared
+import Testing
 
 /// The phone's screen audit: stops, what each row shows, and the snapshots kept of them.
 @Suite("World: the screen audit")

@@ -1,9 +1,9 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import Runtime
 @testable import World
-import Shared
 
 /// A cell that counts what happens to it.
 final class CountingCell: TableViewCell {

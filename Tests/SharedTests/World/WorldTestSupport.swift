@@ -1,10 +1,10 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import Catalog
 @testable import Runtime
 @testable import World
-import Shared
 
 // The simulated phone's look-alikes, not Foundation's types of the same names.
 typealias Operation = Shared.Operation
