@@ -659,7 +659,32 @@ enum Exercises {
                     .metric("peak_image_memory_bytes", of: "course"), .above,
                     .baseline("peak_image_memory_bytes", of: "course"), times: 2,
                     says: "image memory should rise to step 4's level")
-            ])
+            ]),
+        Exercise(
+            id: "5.2", title: "Write reference-counted cancellation", step: 5,
+            kind: .write([Blank(file: "ImageLoader.swift", declaration: "private func leave")]),
+            task: """
+                Write ImageLoader.leave(_:number:): the row that gave up stops waiting at once (resume its \
+                continuation with CancellationError), and when it was the last row waiting for the URL, the \
+                load leaves the table and the download line and its task is cancelled.
+                """,
+            commands: ["swift run Course check 5.2"],
+            hints: [
+                "load.waiters.removeValue(forKey: number) gives the row's continuation, if it still waits.",
+                "Only when load.waiters.isEmpty: loadsInProgress[url] = nil, downloadSlots.leave(load.number), load.task?.cancel().",
+            ],
+            runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
+            expectations: [
+                Expectation(.screenFilled, on: "slow-reuse", says: "every row should end with its poster"),
+                Expectation(
+                    .metric("requests_cancelled", of: "slow-reuse"), .atLeast,
+                    .baseline("requests_cancelled", of: "slow-reuse"),
+                    says: "a download nobody waits for any more should stop"),
+                Expectation(
+                    .metric("bytes_wasted", of: "slow-reuse"), .atMost,
+                    .baseline("bytes_wasted", of: "slow-reuse"),
+                    times: 1.1, says: "rows that left should not keep downloading"),
+            ]),
     ]
 
     // MARK: Added by teachers

@@ -1,7 +1,8 @@
 /// At most a few downloads at once, as step 4's download queue's `maxConcurrentOperationCount`, handed
 /// out in a line: a load takes its place when it is asked for (as an operation is added to a queue),
 /// more eager loads go first and, among equals, the earlier; a slot goes back when the transfer ends.
-/// While suspended (the user is scrolling), as step 4's suspended queue, no download starts.
+/// While suspended (the user is scrolling), as step 4's suspended queue, no download starts, unless a
+/// rate limiter is given: then a visible row's download may start when the limiter has a token.
 ///
 /// Part of the `ImageLoader` actor's state, not an actor of its own: a load takes its place in the line
 /// in the same step as it is made, so the line keeps the order the rows asked in, whichever task reaches
@@ -11,6 +12,10 @@ struct DownloadSlots {
     private(set) var isSuspended = false
     private var inUse = 0
     private var line: [Place] = []
+    /// Lets a few visible rows' downloads start while the user scrolls; nil holds them all.
+    private var rateLimiter: RateLimiter?
+    /// Virtual time now, in microseconds, for the rate limiter.
+    private let now: @Sendable () -> Int64
 
     /// One load's place in the line.
     private struct Place {
@@ -22,8 +27,24 @@ struct DownloadSlots {
         var isGranted = false
     }
 
-    init(limit: Int) {
+    init(limit: Int, rateLimiter: RateLimiter? = nil, now: @escaping @Sendable () -> Int64 = { 0 }) {
         self.limit = max(1, limit)
+        self.rateLimiter = rateLimiter
+        self.now = now
+    }
+
+    /// How long until the rate limiter lets the next held visible row start, in microseconds; nil when
+    /// no such row waits (or nothing limits the rate).
+    mutating func waitForToken() -> Int64? {
+        guard isSuspended, inUse < limit, let index = mostEager(), line[index].priority >= .userInitiated,
+            rateLimiter != nil
+        else { return nil }
+        return rateLimiter!.wait(at: now())
+    }
+
+    /// Hands out what the rate limiter now allows (called when a token is due).
+    mutating func tokenDue() {
+        startNext()
     }
 
     /// Puts a load in the line.
@@ -79,7 +100,13 @@ struct DownloadSlots {
     /// Hands free slots to the most eager loads in the line, in order; a load whose task is not waiting
     /// yet gets its slot kept for it.
     private mutating func startNext() {
-        while !isSuspended, inUse < limit, let index = mostEager() {
+        while inUse < limit, let index = mostEager() {
+            if isSuspended {
+                // Scrolling: only a visible row, and only with a token.
+                guard line[index].priority >= .userInitiated, rateLimiter?.take(at: now()) == true else {
+                    return
+                }
+            }
             inUse += 1
             if let continuation = line[index].continuation {
                 line.remove(at: index)

@@ -52,8 +52,19 @@ actor ImageLoader {
         self.displayPixels = displayPixels
         self.diskCache = diskCache
         self.clock = clock
-        downloadSlots = DownloadSlots(limit: concurrency)
+        downloadSlots = DownloadSlots(
+            limit: concurrency,
+            rateLimiter: techniques.contains(.rateLimiter)
+                ? RateLimiter(rate: Self.startsPerSecond, burst: Self.startsAtOnce) : nil,
+            now: { clock.now.microseconds })
     }
+
+    /// How many downloads per second the rate limiter lets start while the user scrolls.
+    static let startsPerSecond: Int64 = 4
+    /// How many it lets start at once after a rest.
+    static let startsAtOnce: Int64 = 2
+    /// Whether a task already waits to hand out the rate limiter's next token.
+    private var isTokenTimerSet = false
 
     /// The filtered poster for a URL. Joins the URL's load if one is under way; cancelling the calling
     /// task gives up this caller's wish, and the load stops when nobody else wants it.
@@ -64,6 +75,7 @@ actor ImageLoader {
         let priority = Task.currentPriority
         guard techniques.contains(.coalescing) else {
             downloadSlots.enqueue(number, priority: priority)
+            setTokenTimer()
             return try await loadImage(from: url, ticket: number)
         }
         return try await withTaskCancellationHandler {
@@ -89,6 +101,7 @@ actor ImageLoader {
         loadsInProgress[url] = load
         // The load takes its place in the download line now, in the order the rows asked.
         downloadSlots.enqueue(number, priority: priority)
+        setTokenTimer()
         load.task = Task(executorPreference: executor, priority: priority) {
             do {
                 let image = try await self.loadImage(from: url, ticket: number)
@@ -133,6 +146,23 @@ actor ImageLoader {
 
     private func setSuspended(_ suspended: Bool) {
         downloadSlots.setSuspended(suspended)
+        setTokenTimer()
+    }
+
+    /// While visible rows wait for the rate limiter, wakes the line when its next token is due.
+    private func setTokenTimer() {
+        guard !isTokenTimerSet, let wait = downloadSlots.waitForToken() else { return }
+        isTokenTimerSet = true
+        Task(executorPreference: executor) {
+            try? await self.clock.sleep(for: .microseconds(max(1, wait)))
+            await self.tokenDue()
+        }
+    }
+
+    private func tokenDue() {
+        isTokenTimerSet = false
+        downloadSlots.tokenDue()
+        setTokenTimer()
     }
 
     /// Waits until the download line hands this load a slot; throws `CancellationError` if the task is
@@ -162,8 +192,11 @@ actor ImageLoader {
 
     private func withSlots<T>(_ line: Line, _ body: (inout DownloadSlots) -> T) -> T {
         switch line {
-        case .download: body(&downloadSlots)
-        case .processing: body(&processingSlots)
+        case .download:
+            defer { setTokenTimer() }
+            return body(&downloadSlots)
+        case .processing:
+            return body(&processingSlots)
         }
     }
 

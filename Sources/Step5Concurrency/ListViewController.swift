@@ -112,6 +112,10 @@ final class ListViewController: TableViewController {
             startLoad(for: cell, url: url, at: indexPath)
         } else if techniques.contains(.diskWhileScrolling), imageLoader.isOnDisk(url) {
             startLoad(for: cell, url: url, at: indexPath)
+        } else if techniques.contains(.rateLimiter) {
+            // The load takes its place in the line; the rate limiter decides whether it starts before
+            // the table stops. Reusing the cell cancels it, as for any load.
+            startLoad(for: cell, url: url, at: indexPath)
         }
         return cell
     }

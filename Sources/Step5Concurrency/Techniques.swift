@@ -26,6 +26,10 @@ struct Techniques: OptionSet, Sendable {
     /// so nothing to hold); without it, it waits for the table to stop, as every other row.
     static let diskWhileScrolling = Techniques(rawValue: 1 << 7)
 
+    /// While the user scrolls, a row that comes on screen may start its download if the rate limiter
+    /// has a token for it (Nuke's `RateLimiter`); without it, every download waits for the table to stop.
+    static let rateLimiter = Techniques(rawValue: 1 << 8)
+
     /// What the step uses.
     static let all: Techniques = [
         .decodeAtDisplaySize, .coalescing, .retries, .diskCache, .prefetch, .resumableDownloads,

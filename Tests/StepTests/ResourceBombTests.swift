@@ -14,18 +14,19 @@ struct ResourceBombTests {
     /// A short scenario: launch and look at a dozen rows.
     static let glance = "rows 12\nwait 1s\n"
 
-    /// Runs step 4 in a child process with its own temporary directory, and checks the bounds.
-    func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws
-        -> ChildProcess.Outcome
-    {
+    /// Runs a step (step 4 unless told) in a child process with its own temporary directory, and checks
+    /// the bounds.
+    func run(
+        _ arguments: [String], in folder: URL, environment: [String: String] = [:],
+        step: Step = .cacheAndPrefetch
+    ) throws -> ChildProcess.Outcome {
         let binaries = try #require(ProcessTests.binaries)
         let temporary = folder.appendingPathComponent("tmp", isDirectory: true)
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         var variables = ["TMPDIR": temporary.path]
         for (key, value) in environment { variables[key] = value }
         let outcome = try ChildProcess.run(
-            binaries.appendingPathComponent(Step.cacheAndPrefetch.rawValue), arguments, environment: variables
-        )
+            binaries.appendingPathComponent(step.rawValue), arguments, environment: variables)
         #expect(outcome.seconds < Self.maximumSeconds, "took \(outcome.seconds) s: \(outcome.errors)")
         #expect(outcome.peakBytes < Self.maximumBytes, "peaked at \(outcome.peakBytes >> 20) MB")
         #expect(!outcome.errors.contains("Fatal error"), "\(outcome.errors)")
@@ -114,8 +115,13 @@ struct ResourceBombTests {
     @Test(
         "Posters of 8192×8192 and 67108864×1 pixels are failed rows with the reason in the trace",
         .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"),
-        arguments: [(UInt32(8192), UInt32(8192)), (UInt32(1) << 26, UInt32(1))])
-    func hugePosters(width: UInt32, height: UInt32) throws {
+        arguments: [
+            // Step 5 decodes at display size, through another entry point of the codec.
+            (UInt32(8192), UInt32(8192), Step.cacheAndPrefetch),
+            (UInt32(1) << 26, UInt32(1), .cacheAndPrefetch),
+            (UInt32(8192), UInt32(8192), .concurrency), (UInt32(1) << 26, UInt32(1), .concurrency),
+        ])
+    func hugePosters(width: UInt32, height: UInt32, step: Step) throws {
         let folder = try StepFixtures.folder("bomb-pixels")
         defer { try? FileManager.default.removeItem(at: folder) }
         let posters = folder.appendingPathComponent("posters", isDirectory: true)
@@ -126,7 +132,8 @@ struct ResourceBombTests {
         let scenario = try StepFixtures.scenario(Self.glance, named: "glance", in: folder)
         let trace = folder.appendingPathComponent("trace.jsonl")
         let outcome = try run(
-            ["--scenario", scenario, "--posters", posters.path, "--json", "--trace", trace.path], in: folder)
+            ["--scenario", scenario, "--posters", posters.path, "--json", "--trace", trace.path], in: folder,
+            step: step)
         #expect(outcome.status == 0)
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])

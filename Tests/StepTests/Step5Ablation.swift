@@ -36,6 +36,9 @@ enum Step5Ablation {
             name: "prefetch window (put in)", technique: .prefetchWindow, scenario: "slow-reuse",
             keys: ["bytes_downloaded", "bytes_wasted", "placeholder_row_seconds"], isLeftOut: true),
         Entry(
+            name: "rate limiter (put in)", technique: .rateLimiter, scenario: "long-fling",
+            keys: ["placeholder_row_seconds", "requests_started", "bytes_wasted"], isLeftOut: true),
+        Entry(
             name: "resumable downloads", technique: .resumableDownloads, scenario: "slow-reuse",
             keys: ["bytes_downloaded", "bytes_wasted"]),
         Entry(

@@ -195,6 +195,43 @@ struct Step5Tests {
     // MARK: Helpers
 
     /// Plays step 5 with only some techniques.
+    @Test("With the rate limiter put in, downloads start while the user scrolls, no faster than it allows")
+    func rateLimiterBoundsStartsWhileScrolling() throws {
+        let held = try Self.run("long-fling", techniques: .all)
+        let limited = try Self.run("long-fling", techniques: Techniques.all.union(.rateLimiter))
+        let heldStarts = Self.startsWhileScrolling(held)
+        let limitedStarts = Self.startsWhileScrolling(limited)
+        #expect(!heldStarts.isEmpty && heldStarts.allSatisfy { $0.starts == 0 })
+        #expect(limitedStarts.contains { $0.starts > 0 })
+        let (rate, burst) = (Double(ImageLoader.startsPerSecond), Double(ImageLoader.startsAtOnce))
+        for scroll in limitedStarts {
+            #expect(Double(scroll.starts) <= burst + rate * scroll.seconds, "\(scroll)")
+        }
+    }
+
+    /// For each stretch from a touch-down to the table's rest, how long it lasted and how many requests
+    /// started inside it.
+    static func startsWhileScrolling(_ run: RunResult) -> [(seconds: Double, starts: Int)] {
+        var stretches: [(start: Int64, end: Int64)] = []
+        var movingSince: Int64?
+        for event in run.events("scroll_state") {
+            let idle = event.field("state") == "\"idle\""
+            if idle, let start = movingSince {
+                stretches.append((start, event.time))
+                movingSince = nil
+            } else if !idle, movingSince == nil {
+                movingSince = event.time
+            }
+        }
+        let starts = run.events("request_start").map(\.time)
+        return stretches.map { stretch in
+            (
+                Double(stretch.end - stretch.start) / 1_000_000,
+                starts.filter { $0 > stretch.start && $0 < stretch.end }.count
+            )
+        }
+    }
+
     static func run(_ scenario: String, techniques: Techniques, seed: UInt64? = nil) throws -> RunResult {
         var options = RunOptions()
         options.scenario = scenario

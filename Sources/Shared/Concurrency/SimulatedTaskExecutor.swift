@@ -29,6 +29,10 @@ public final class SimulatedTaskExecutor: TaskExecutor, @unchecked Sendable {
             SimulatedThread.current?.yield()
         }
         operation.name = "job"
+        // Not traced: a debug build cuts a task into more jobs than a release build of the same code
+        // (the optimiser removes some executor hops), and the trace must not depend on the build. The
+        // work a job does is traced by itself (decode, filter, disk, request events).
+        operation.isTraced = false
         operation.queuePriority = priority
         queue.addOperation(operation)
     }

@@ -30,6 +30,9 @@ open class Operation {
     public var queuePriority: QueuePriority = .normal
     /// A name for traces and debugging.
     public var name: String?
+    /// Whether the trace records this operation's start and end. The cooperative pool turns it off for
+    /// its jobs: how many jobs a task is cut into depends on how the compiler optimised its `await`s.
+    package var isTraced = true
 
     /// The operations that must finish before this one can start.
     public private(set) var dependencies: [Operation] = []

@@ -202,9 +202,12 @@ public final class OperationQueue {
                 }
                 thread.runningOperation = operation
                 let name = operation.name ?? String(describing: type(of: operation))
-                host.operationStarted(name, thread: thread.name)
+                if operation.isTraced { host.operationStarted(name, thread: thread.name) }
                 operation.start()
-                host.operationFinished(name, thread: thread.name, cancelled: operation.isCancelled)
+                if operation.isTraced {
+                    host.operationFinished(
+                        name, thread: thread.name, cancelled: operation.isCancelled)
+                }
                 thread.runningOperation = nil
                 assigned = nil
                 queue?.operationFinished(operation)

@@ -33,9 +33,7 @@ final class ImageWork {
         let cost =
             bitmap.map { costs.decode(pixels: $0.width * $0.height) } ?? costs.failedDecode(bytes: data.count)
         recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
-        if bitmap == nil, let reason = PosterLimits.refusal(of: [UInt8](data.prefix(24))) {
-            recorder.event(.posterRefused(url: source, reason: reason))
-        }
+        if bitmap == nil { traceRefusal(of: data, source: source) }
         thread?.sleep(for: cost)
         guard let bitmap else { return nil }
         return (bitmap, source, takeDelivery(of: data))
@@ -53,6 +51,7 @@ final class ImageWork {
                 $0 + costs.decode(pixels: bitmap!.width * bitmap!.height)
             } ?? costs.failedDecode(bytes: data.count)
         recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
+        if bitmap == nil { traceRefusal(of: data, source: source) }
         thread?.sleep(for: cost)
         guard let bitmap else { return nil }
         return (bitmap, source, takeDelivery(of: data))
@@ -66,6 +65,12 @@ final class ImageWork {
         let filtered = PosterMemo.shared.sepia(bitmap, intensity: intensity)
         thread?.sleep(for: cost)
         return filtered
+    }
+
+    /// Traces why bytes that did not decode were refused (`poster_refused`), when it was for their size.
+    private func traceRefusal(of data: Data, source: String?) {
+        guard let reason = PosterLimits.refusal(of: [UInt8](data.prefix(24))) else { return }
+        recorder.event(.posterRefused(url: source, reason: reason))
     }
 
     /// The download whose bytes these are, taken from those waiting to be decoded (oldest first), if any.
