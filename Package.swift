@@ -27,6 +27,11 @@ let layers: [(name: String, folders: [String], uses: [String], resources: [Strin
 /// Everything in `Sources/Shared`: each target takes its own part and excludes the rest.
 let sharedParts = layers.flatMap { $0.folders + $0.resources } + ["Exports.swift"]
 
+/// What a module that imports `Shared` depends on: `Shared` and, named too, the layers it re-exports, so
+/// that an incremental build recompiles the module when a layer changes (a change to a layer's class
+/// layout leaves `Shared`'s own module file as it was).
+let usesShared: [Target.Dependency] = ["Shared"] + layers.map { .target(name: $0.name) }
+
 let package = Package(
     name: "ImageLoadingWorkbook",
     products: [
@@ -48,10 +53,10 @@ let package = Package(
                 name: "Shared", dependencies: layers.map { .target(name: $0.name) }, path: "Sources/Shared",
                 exclude: sharedParts.filter { $0 != "Exports.swift" }, sources: ["Exports.swift"])
         ]
-        + steps.map { .executableTarget(name: $0, dependencies: ["Shared"]) }
+        + steps.map { .executableTarget(name: $0, dependencies: usesShared) }
         + [
-            .executableTarget(name: "Compare", dependencies: ["Shared"]),
-            .executableTarget(name: "Course", dependencies: ["Shared"]),
+            .executableTarget(name: "Compare", dependencies: usesShared),
+            .executableTarget(name: "Course", dependencies: usesShared),
             .testTarget(
                 name: "SharedTests", dependencies: ["Shared"] + layers.map { .target(name: $0.name) },
                 exclude: ["Fixtures/check_encoder.py"], resources: [.copy("Fixtures")]),
