@@ -18,9 +18,10 @@ struct Configuration {
     var isPrefetchingEnabled = true
     /// Read a poster already on disk as soon as its row appears, even mid-scroll: no network is involved.
     var isReadingDiskWhileScrolling = true
-    /// Give up, at each stop, only the prefetches of rows that left the prefetch window (as UIKit's
-    /// `cancelPrefetchingForRowsAt`); without it, every prefetch is given up when a drag begins, as in
-    /// the prefetching article.
+    /// Give work up only when the table stops, and only for rows that left the screen and the prefetch
+    /// window (as UIKit's `cancelPrefetchingForRowsAt`): a transfer under way goes on while the table
+    /// moves. Without it, as in the prefetching article, every prefetch is given up when a drag begins
+    /// and a reused cell's download at once.
     var cancelsOnlyRowsLeavingWindow = true
     /// On a memory warning, keep the posters on screen and give up only the prefetches; without it, empty
     /// the cache and cancel every operation, as in the multi-image article.

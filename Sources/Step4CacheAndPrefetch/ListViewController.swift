@@ -2,7 +2,8 @@ import Shared
 
 /// The hot-movies list, fourth version: as the third, plus a memory cache and a disk cache, one load
 /// per URL, cells that give up their load when reused (with a token so a late answer never draws into
-/// the wrong cell), and prefetching of the next rows while the table is still.
+/// the wrong cell), and prefetching of the next rows while the table is still. As in step 3, work is
+/// started and given up when the table stops, not while it moves.
 final class ListViewController: TableViewController {
     var movies: [MovieRecord] = []
     /// Which techniques are on (all, unless `--without` turns some off).
@@ -21,9 +22,11 @@ final class ListViewController: TableViewController {
     var resumeData: [URL: ResumeData] = [:]
     /// URLs that failed in this launch: not tried again until the next one.
     var failedURLs: Set<URL> = []
-    /// How many rows past the screen to prefetch when the table stops.
+    /// How many rows past the screen to prefetch, at most, when the table stops.
     let prefetchDistance = 3
     private var lastStopOffset = 0.0
+    /// The scroll that led to the last stop: its direction, and whether it was short (reading).
+    private var lastScroll = (isDown: true, isShort: true)
 
     init(configuration: Configuration) {
         self.configuration = configuration
@@ -95,9 +98,12 @@ final class ListViewController: TableViewController {
         }
         cell.imageView.image = Image.placeholder
         indicator.startAnimating()
-        // Only start work while the table is still; scrolling rows may never be looked at. A poster
-        // already on disk costs no network, so it is read even mid-scroll.
+        // Only start work while the table is still; scrolling rows may never be looked at. Work already
+        // under way for the poster is joined, and a poster already on disk costs no network, so both
+        // happen even mid-scroll.
         if !tableView.isDragging && !tableView.isDecelerating {
+            startOperationsForMovieRecord(movieRecord, indexPath: indexPath, cell: cell)
+        } else if configuration.isOneLoadPerURLEnabled, movieOperations.hasWork(for: url) {
             startOperationsForMovieRecord(movieRecord, indexPath: indexPath, cell: cell)
         } else if configuration.isReadingDiskWhileScrolling, let diskCache,
             Disk.shared.fileExists(at: diskCache.fileURL(for: url))
@@ -154,6 +160,7 @@ final class ListViewController: TableViewController {
                 }
                 self.movieOperations.downloadsInProgress.removeValue(forKey: url)
                 if let image = downloader.image {
+                    self.showUnfilteredPoster(image, for: url)
                     self.startFiltrationForURL(
                         url, image: image, priority: downloader.queuePriority,
                         fromDisk: downloader.readsDiskOnly)
@@ -200,6 +207,17 @@ final class ListViewController: TableViewController {
         queue.addOperation(filterer)
     }
 
+    /// Shows a downloaded poster before its filter in every cell still waiting for it, as steps 2 and 3
+    /// show a record's `.downloaded` image; the filtered poster replaces it. Mid-drag, when the filters
+    /// wait, this is what fills the row.
+    func showUnfilteredPoster(_ image: Image, for url: URL) {
+        for load in loadsInProgress[url] ?? [] {
+            guard let cell = load.cell, cell.imageLoad === load || !configuration.isCancelOnReuseEnabled
+            else { continue }
+            cell.imageView.image = image
+        }
+    }
+
     /// Caches the poster (or remembers the failure) and shows it in every cell still waiting for it.
     func finishLoads(for url: URL, with image: Image?) {
         if let image {
@@ -224,12 +242,21 @@ final class ListViewController: TableViewController {
         prefetchIfScreenIsFilled()
     }
 
-    /// A row gave up its wish: when no row wants the URL any more, its work is cancelled.
+    /// A row gave up its wish: when no row wants the URL any more, its work is cancelled, or, while the
+    /// table moves, at the next stop (the user may stop on the row again before then).
     func loadCancelled(_ load: ImageLoad) {
         guard let loads = loadsInProgress[load.url], loads.allSatisfy(\.isCancelled) else { return }
-        loadsInProgress.removeValue(forKey: load.url)
-        movieOperations.downloadsInProgress.removeValue(forKey: load.url)?.cancel()
-        movieOperations.filtrationsInProgress.removeValue(forKey: load.url)?.cancel()
+        if configuration.cancelsOnlyRowsLeavingWindow && (tableView.isDragging || tableView.isDecelerating) {
+            return
+        }
+        cancelWork(for: load.url)
+    }
+
+    /// Cancels a URL's download or filter and forgets the loads given up for it.
+    func cancelWork(for url: URL) {
+        loadsInProgress.removeValue(forKey: url)
+        movieOperations.downloadsInProgress.removeValue(forKey: url)?.cancel()
+        movieOperations.filtrationsInProgress.removeValue(forKey: url)?.cancel()
     }
 
     override func scrollViewWillBeginDragging(_ scrollView: TableView) {
@@ -292,6 +319,11 @@ final class ListViewController: TableViewController {
             }
             startOperationsForMovieRecord(movies[indexPath.row], indexPath: indexPath, cell: cell)
         }
+        // Work that went on while the table moved, for rows no longer wanted: given up now.
+        let unwanted = loadsInProgress.keys.filter { loadsInProgress[$0]!.allSatisfy(\.isCancelled) }
+        for url in unwanted.sorted(by: { $0.absoluteString < $1.absoluteString }) {
+            cancelWork(for: url)
+        }
         updatePrefetchWindow(after: pathsArray)
         prefetchIfScreenIsFilled()
     }
@@ -305,22 +337,29 @@ final class ListViewController: TableViewController {
     private var prefetchWindow: [Int] = []
 
     /// Moves the prefetch window to the rows just past the screen in the direction the user was
-    /// scrolling, and gives up the prefetches of rows that left it; those still in it go on. After a
-    /// scroll longer than a screen the window is empty: the user is searching, not reading, and the next
-    /// rows are a poor guess.
+    /// scrolling, and gives up the prefetches of rows that left it; those still in it go on.
+    ///
+    /// The window guesses where a reader goes next, so it is only as long as the last scroll (at most
+    /// `prefetchDistance` rows), and it is empty unless the user reads on: a scroll of at most a screen,
+    /// after another in the same direction. After a longer scroll the user is searching, and after a
+    /// turn back they are looking for something; the next rows are a poor guess either way.
     func updatePrefetchWindow(after visibleRows: [IndexPath]) {
         guard configuration.isPrefetchingEnabled, let first = visibleRows.first?.row,
             let last = visibleRows.last?.row
         else { return }
-        let scrollingDown = tableView.contentOffset >= lastStopOffset
-        let isReading = abs(tableView.contentOffset - lastStopOffset) <= tableView.viewportHeight
+        let scrolled = tableView.contentOffset - lastStopOffset
+        // A touch that did not move the table changes no guess.
+        guard scrolled != 0 else { return }
+        let scroll = (isDown: scrolled > 0, isShort: abs(scrolled) <= tableView.viewportHeight)
+        let readsOn = scroll.isShort && lastScroll.isShort && scroll.isDown == lastScroll.isDown
+        let rowsScrolled = Int((abs(scrolled) / tableView.rowHeight).rounded(.up))
+        let distance = readsOn ? min(prefetchDistance, rowsScrolled) : 0
         lastStopOffset = tableView.contentOffset
+        lastScroll = scroll
         prefetchWindow =
-            !isReading
-            ? []
-            : scrollingDown
-                ? Array((last + 1)..<min(movies.count, last + 1 + prefetchDistance))
-                : Array(stride(from: first - 1, through: max(0, first - prefetchDistance), by: -1))
+            scroll.isDown
+            ? Array((last + 1)..<min(movies.count, last + 1 + distance))
+            : Array(stride(from: first - 1, through: max(0, first - distance), by: -1))
         let window = Set(prefetchWindow)
         for load in prefetchLoads where !window.contains(load.indexPath.row) {
             load.cancel()

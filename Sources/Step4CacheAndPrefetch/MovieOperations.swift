@@ -16,6 +16,11 @@ final class MovieOperations {
     /// The disk cache's writes, one at a time.
     let diskWriteQueue: OperationQueue
 
+    /// Whether a download or a filter for the URL is waiting or running.
+    func hasWork(for url: URL) -> Bool {
+        downloadsInProgress[url] != nil || filtrationsInProgress[url] != nil
+    }
+
     init(concurrency: Int) {
         downloadQueue = OperationQueue()
         downloadQueue.name = "Download queue"
