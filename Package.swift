@@ -8,6 +8,30 @@ let steps = [
     "Step1Naive", "Step2Background", "Step3IdleOnly", "Step4CacheAndPrefetch", "Step5Concurrency",
 ]
 
+/// The layers `Shared` is built from, lowest first: each is a module made of folders of `Sources/Shared`
+/// that may import only the layers in its `uses`, so the compiler refuses a back edge (README.md draws the
+/// graph). `Shared` re-exports them, so a step imports only `Shared`.
+let layers: [(name: String, folders: [String], uses: [String], resources: [String])] = [
+    ("Imaging", ["Imaging"], [], []),
+    ("Files", ["Files"], [], []),
+    ("Catalog", ["Catalog"], ["Files"], ["Resources/movies.plist"]),
+    ("Runtime", ["Runtime"], [], []),
+    ("Scenarios", ["Scenarios"], ["Files"], ["Resources/Scenarios"]),
+    ("Report", ["Report"], ["Imaging", "Runtime"], []),
+    ("World", ["World", "UI"], ["Imaging", "Files", "Catalog", "Runtime", "Scenarios", "Report"], []),
+    ("Concurrency", ["Concurrency"], ["Runtime", "World"], []),
+    ("Pictures", ["Pictures"], ["Imaging", "Files", "Report"], ["Resources/Unifont"]),
+    ("CLI", ["CLI"], ["Files", "Catalog", "Scenarios", "Report", "World", "Pictures"], []),
+]
+
+/// Everything in `Sources/Shared`: each target takes its own part and excludes the rest.
+let sharedParts = layers.flatMap { $0.folders + $0.resources } + ["Exports.swift"]
+
+/// What a module that imports `Shared` depends on: `Shared` and, named too, the layers it re-exports, so
+/// that an incremental build recompiles the module when a layer changes (a change to a layer's class
+/// layout leaves `Shared`'s own module file as it was).
+let usesShared: [Target.Dependency] = ["Shared"] + layers.map { .target(name: $0.name) }
+
 let package = Package(
     name: "ImageLoadingWorkbook",
     products: [
@@ -18,26 +42,28 @@ let package = Package(
             .executable(name: "Compare", targets: ["Compare"]),
             .executable(name: "Course", targets: ["Course"]),
         ],
-    targets: [
+    targets: layers.map { layer in
         .target(
-            name: "Shared",
-            resources: [
-                .copy("Resources/movies.plist"),
-                .copy("Resources/Scenarios"),
-                .copy("Resources/Unifont"),
-            ]
-        )
-    ]
-        + steps.map { .executableTarget(name: $0, dependencies: ["Shared"]) }
+            name: layer.name, dependencies: layer.uses.map { .target(name: $0) }, path: "Sources/Shared",
+            exclude: sharedParts.filter { !layer.folders.contains($0) && !layer.resources.contains($0) },
+            sources: layer.folders, resources: layer.resources.map { .copy($0) })
+    }
         + [
-            .executableTarget(name: "Compare", dependencies: ["Shared"]),
-            .executableTarget(name: "Course", dependencies: ["Shared"]),
+            .target(
+                name: "Shared", dependencies: layers.map { .target(name: $0.name) }, path: "Sources/Shared",
+                exclude: sharedParts.filter { $0 != "Exports.swift" }, sources: ["Exports.swift"])
+        ]
+        + steps.map { .executableTarget(name: $0, dependencies: usesShared) }
+        + [
+            .executableTarget(name: "Compare", dependencies: usesShared),
+            .executableTarget(name: "Course", dependencies: usesShared),
             .testTarget(
-                name: "SharedTests", dependencies: ["Shared"], exclude: ["Fixtures/check_encoder.py"],
-                resources: [.copy("Fixtures")]),
+                name: "SharedTests", dependencies: ["Shared"] + layers.map { .target(name: $0.name) },
+                exclude: ["Fixtures/check_encoder.py"], resources: [.copy("Fixtures")]),
             .testTarget(
                 name: "StepTests",
-                dependencies: ["Shared", "Course"] + steps.map { .target(name: $0) }
+                dependencies: ["Shared", "Course"] + layers.map { .target(name: $0.name) }
+                    + steps.map { .target(name: $0) }
             ),
         ],
     swiftLanguageModes: [.v6]

@@ -26,7 +26,7 @@ if [[ "$minutes" != "--report-only" ]]; then
     for target in png inflate; do
         flags=()
         [[ $target == inflate ]] && flags=(-D FUZZ_INFLATE)
-        if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -g "${flags[@]}" Fuzz/PNGFuzzTarget.swift \
+        if ! swiftc -sanitize=fuzzer,address -parse-as-library -package-name ImageLoadingWorkbook -O -g "${flags[@]}" Fuzz/PNGFuzzTarget.swift \
             "${imaging[@]}" -o "$work/fuzz-$target" >"$work/build-$target.log" 2>&1; then
             grep -v "Cannot export local symbol" "$work/build-$target.log" >&2
             exit 1
@@ -38,7 +38,7 @@ if [[ "$minutes" != "--report-only" ]]; then
     generator_sources=("${imaging[@]}")
     [[ -f Sources/Shared/TemporaryStubs.swift ]] && generator_sources+=(Sources/Shared/TemporaryStubs.swift)
     fixtures=(Tests/SharedTests/Fixtures/*.png)
-    if swiftc -parse-as-library Fuzz/SeedCorpus.swift "${generator_sources[@]}" -o "$work/seed-corpus" \
+    if swiftc -parse-as-library -package-name ImageLoadingWorkbook Fuzz/SeedCorpus.swift "${generator_sources[@]}" -o "$work/seed-corpus" \
         2>"$work/seed-corpus.log"; then
         "$work/seed-corpus" "$work/seeds" "${fixtures[@]}"
     else

@@ -1,7 +1,13 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import CLI
+@testable import Catalog
+@testable import Files
+@testable import Imaging
+@testable import Scenarios
+@testable import World
 
 /// What a teacher's own files can do wrong beyond the grammar: size, bytes, folders. Each is refused with
 /// a message naming the file (or the option) and what is expected, and nothing traps.

@@ -1,6 +1,7 @@
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Imaging
 
 @Suite("Deflate Huffman codes")
 struct HuffmanCodeTests {

@@ -1,7 +1,9 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Imaging
+@testable import World
 
 /// A picture keeps how its pixels were made, not the pixels (`ImagePixels`), and remembers a served
 /// poster's bytes by its URL (`PNGBytes`): what it gives back must be exactly what it was made from.

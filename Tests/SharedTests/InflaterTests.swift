@@ -1,7 +1,8 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Imaging
 
 /// The zlib/DEFLATE inflater on stored, fixed and dynamic blocks, and on broken streams.
 @Suite("Inflater")

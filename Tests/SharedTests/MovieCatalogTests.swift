@@ -1,7 +1,8 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Catalog
 
 @Suite("Movie catalog")
 struct MovieCatalogTests {

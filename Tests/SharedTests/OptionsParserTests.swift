@@ -1,6 +1,7 @@
+import Shared
 import Testing
 
-@testable import Shared
+@testable import CLI
 
 @Suite("Command-line options")
 struct OptionsParserTests {

@@ -1,7 +1,8 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Imaging
 
 /// Decompression bombs: small files that claim or inflate to far more than they should. Each is refused
 /// before memory for the claim is allocated.

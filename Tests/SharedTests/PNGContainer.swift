@@ -1,4 +1,6 @@
-@testable import Shared
+import Shared
+
+@testable import Imaging
 
 /// A test-only reader of the PNG container: signature, chunks and IHDR, nothing decoded.
 struct PNGContainer {

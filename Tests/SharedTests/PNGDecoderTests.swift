@@ -1,7 +1,8 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Imaging
 
 /// Hand-built PNGs of every colour type, bit depth, transparency form, filter and interlacing,
 /// with the expected pixels worked out by hand.

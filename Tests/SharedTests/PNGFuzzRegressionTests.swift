@@ -1,7 +1,8 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Imaging
 
 /// Inputs kept from fuzzing (`Fuzz/fuzz-png.sh`): files named `png-*` are fed to the PNG decoder and
 /// `inflate-*` to the inflater. Each reached new code when the fuzzer found it; each must still decode or

@@ -1,7 +1,8 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Imaging
 
 /// Malformed and hostile PNGs: each must throw the right `PNGError`, and nothing may trap.
 @Suite("PNG decoder on hostile input")

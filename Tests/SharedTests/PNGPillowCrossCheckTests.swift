@@ -1,7 +1,8 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Imaging
 
 /// Decodes the fixtures of `Fixtures/make_fixtures.py` and compares with what Pillow decoded.
 @Suite("PNG decoder agrees with Pillow")

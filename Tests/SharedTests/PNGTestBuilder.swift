@@ -1,4 +1,6 @@
-@testable import Shared
+import Shared
+
+@testable import Imaging
 
 /// Builds PNG files and zlib streams byte by byte for the decoder tests, independently of the decoder.
 enum PNGTestBuilder {

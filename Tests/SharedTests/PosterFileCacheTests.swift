@@ -1,7 +1,9 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Files
+@testable import World
 
 /// The poster file cache kept between processes: private, keyed, and bounded.
 @Suite("Poster file cache")

@@ -1,7 +1,9 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Imaging
+@testable import World
 
 @Suite("Poster memo")
 struct PosterMemoTests {

@@ -1,4 +1,6 @@
-@testable import Shared
+import Shared
+
+@testable import Imaging
 
 /// Test-only: the scanlines PNG filtering must produce, computed plainly and apart from the
 /// encoder's fast code, straight from PNG §9 and the minimum-sum-of-absolute-values heuristic.

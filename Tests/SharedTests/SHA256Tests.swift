@@ -1,6 +1,7 @@
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Files
 
 /// SHA-256 and HMAC-SHA-256 against the published test vectors (FIPS 180-4 examples, RFC 4231).
 @Suite("SHA-256")

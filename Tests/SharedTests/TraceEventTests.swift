@@ -1,7 +1,8 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Report
 
 @Suite("Trace events and their JSON Lines")
 struct TraceEventTests {

@@ -1,7 +1,10 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Catalog
+@testable import Imaging
+@testable import Pictures
 
 /// The titles in exported pictures: GNU Unifont's glyphs for everything the 5×7 font lacks.
 @Suite("Titles in every script")

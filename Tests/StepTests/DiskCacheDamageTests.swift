@@ -2,7 +2,9 @@ import Foundation
 import Shared
 import Testing
 
-@testable import Shared
+@testable import CLI
+@testable import Report
+@testable import World
 
 /// Step 4's disk cache against damaged files, a full disk and a folder deleted under it.
 @Suite("Disk cache under damage")

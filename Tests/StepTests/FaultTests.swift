@@ -2,7 +2,9 @@ import Foundation
 import Shared
 import Testing
 
-@testable import Shared
+@testable import CLI
+@testable import Imaging
+@testable import Report
 
 /// The built-in `flaky` scenario's faults, and how each step meets them.
 @Suite("Network faults")

@@ -1,8 +1,10 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Imaging
 @testable import Step4CacheAndPrefetch
+@testable import World
 
 /// Step 4's memory cache on its own: bounded by cost, evicting the least recently used poster first.
 /// (`Course check 4.8` runs these against the student's `setImage`.)

@@ -2,7 +2,8 @@ import Foundation
 import Shared
 import Testing
 
-@testable import Shared
+@testable import CLI
+@testable import World
 
 /// No step keeps its objects alive after they are done: no retain cycles among controllers, operations,
 /// cells and records, even when a relaunch or a memory warning lands in the middle of the work.

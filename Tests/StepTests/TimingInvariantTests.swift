@@ -1,7 +1,10 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Imaging
+@testable import Report
+@testable import Scenarios
 
 /// Hitches, hangs and time to visible obey their definitions on every step, on every built-in scenario
 /// and on a seeded sweep of generated ones.

@@ -1,7 +1,9 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Report
+@testable import Scenarios
 
 /// What a run's trace says about time on the phone, read back independently of the code that measured
 /// it: scroll intervals, late windows, main-thread spans, hangs and stops, as spans of virtual time.

@@ -1,7 +1,10 @@
 import Foundation
 import Shared
 
-@testable import Shared
+@testable import CLI
+@testable import Files
+@testable import Pictures
+@testable import Report
 
 /// The generated blocks of `Walkthrough.md`: every number the course quotes lives in one, made from a
 /// real in-process run of the current code.

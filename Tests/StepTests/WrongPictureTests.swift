@@ -1,7 +1,9 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Catalog
+@testable import Pictures
 
 /// A cell that shows another row's poster is marked in `--screens` and in the exported screen PNGs.
 @Suite("The wrong picture, shown")

@@ -1,3 +1,5 @@
+import Scenarios
+
 /// Reads the command-line options every step shares.
 ///
 /// Options take their value as the next argument (`--seed 7`) or after an equals sign (`--seed=7`); flags

@@ -1,4 +1,10 @@
+import Catalog
+import Files
 import Foundation
+import Pictures
+import Report
+import Scenarios
+import World
 
 /// The command-line harness every step shares: options, scenario, the run, and the reports.
 ///

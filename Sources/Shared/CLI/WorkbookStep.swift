@@ -1,3 +1,5 @@
+import World
+
 /// What a step folder tells the harness, the tests and `Compare` about itself.
 ///
 /// Each step's `StepInfo` conforms. The tests find a step's `StepInfo` by the step's module name (the

@@ -1,3 +1,9 @@
+import Runtime
+import World
+
+import struct Foundation.Data
+import struct Foundation.URL
+
 /// The network through `async`/`await`, as `URLSession`'s `data(from:)`: the calling task suspends
 /// while the transfer runs, and cancelling the task stops the transfer where it is.
 ///

@@ -1,3 +1,6 @@
+import Runtime
+import World
+
 /// The phone's virtual clock as a Swift `Clock`, to inject where code would use `ContinuousClock`
 /// (as swift-clocks injects a test clock): `sleep` suspends the task for virtual time, never real time.
 ///

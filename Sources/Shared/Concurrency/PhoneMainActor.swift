@@ -1,3 +1,6 @@
+import Runtime
+import World
+
 /// The simulated phone's main actor: code isolated to it runs on the phone's main thread, between frames,
 /// as `@MainActor` code runs on a real phone's main thread.
 ///
@@ -66,6 +69,6 @@ final class PhoneMainExecutor: SerialExecutor, @unchecked Sendable {
 
     private static var isOnMainThread: Bool {
         guard let thread = SimulatedThread.current else { return false }
-        return thread.name == "main" && thread.context is Phone
+        return thread.name == "main" && thread.host is Phone
     }
 }

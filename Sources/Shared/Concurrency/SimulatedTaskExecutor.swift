@@ -1,3 +1,5 @@
+import Runtime
+
 /// The phone's cooperative thread pool: a task executor (SE-0417) whose jobs run on a few simulated
 /// worker threads, in virtual time, in an order fixed by the scheduler.
 ///

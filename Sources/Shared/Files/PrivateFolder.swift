@@ -7,13 +7,13 @@ import Foundation
 /// It is used only when it is a real directory (not a symbolic link) owned by the current user; a folder
 /// someone else made there is skipped with one line on standard error, and the run goes on without it. A
 /// folder of ours with loose permissions is set back to 0700.
-enum PrivateFolder {
+package enum PrivateFolder {
     /// The folder, or nil when there is no usable one (the warning has then been printed once).
-    static let url: URL? = locate()
+    package static let url: URL? = locate()
 
     /// The secret that keys `seal`: 32 random bytes kept in the private folder (mode 0600), so entries
     /// sealed by one run are accepted by the next. Without a private folder it is a fresh key per process.
-    static let key: [UInt8] = loadKey()
+    package static let key: [UInt8] = loadKey()
 
     /// Where the folder belongs, from the environment; nil when neither variable gives an absolute path.
     static func location(environment: [String: String]) -> URL? {

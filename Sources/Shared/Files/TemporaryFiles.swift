@@ -26,13 +26,13 @@ public enum TemporaryFiles {
     /// Writes a file under a temporary name (removed on SIGINT and SIGTERM) and renames it into place, so
     /// no reader, in this process or another, ever sees half a file. Returns whether it worked; a failed
     /// write leaves nothing behind.
-    static func writeAtomically(_ contents: [UInt8], to file: URL) -> Bool {
+    package static func writeAtomically(_ contents: [UInt8], to file: URL) -> Bool {
         unlessInterrupted { writeThenRename(contents, to: file) } ?? false
     }
 
     /// Runs a change to the file system (a write, a new folder, a removal), unless an interrupt's cleanup
     /// has begun: then it does nothing and returns nil. Changes never overlap the cleanup.
-    static func unlessInterrupted<Result>(_ change: () -> Result) -> Result? {
+    package static func unlessInterrupted<Result>(_ change: () -> Result) -> Result? {
         changes.lock()
         defer { changes.unlock() }
         return interrupted ? nil : change()
@@ -56,12 +56,12 @@ public enum TemporaryFiles {
     }
 
     /// Remembers a path to remove if the process is interrupted.
-    static func register(_ path: String) {
+    package static func register(_ path: String) {
         lock.withLock { _ = paths.insert(path) }
     }
 
     /// Forgets a path (it was renamed into place or removed).
-    static func unregister(_ path: String) {
+    package static func unregister(_ path: String) {
         lock.withLock { _ = paths.remove(path) }
     }
 
@@ -107,7 +107,7 @@ public enum TemporaryFiles {
 
     /// Removes `.tmp-` files older than `age` seconds in a folder: what a killed process left behind.
     /// Younger ones may belong to a process still writing them.
-    static func removeStale(in folder: URL, olderThan age: TimeInterval = 60) {
+    package static func removeStale(in folder: URL, olderThan age: TimeInterval = 60) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         let cutoff = Date().addingTimeInterval(-age)
         for name in names where name.hasPrefix(prefix) {
@@ -122,7 +122,7 @@ public enum TemporaryFiles {
 
     /// Removes `workbook-disk-<pid>-…` folders in the temporary directory whose process is gone: the
     /// fresh disks of runs that were killed before they could clean up.
-    static func removeOrphanedDisks(in folder: URL = FileManager.default.temporaryDirectory) {
+    package static func removeOrphanedDisks(in folder: URL = FileManager.default.temporaryDirectory) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where name.hasPrefix("workbook-disk-") {
             let fields = name.split(separator: "-")

@@ -6,12 +6,12 @@
 /// Huffman codes are decoded through a 1024-entry lookup table indexed by the next ten bits,
 /// with a canonical-code walk only for the rare codes longer than ten bits. The hot loops work
 /// on raw pointers so that debug builds stay fast.
-enum Inflater {
+package enum Inflater {
     /// Inflates a whole zlib stream; bytes after its Adler-32 checksum are ignored.
     ///
     /// `initialCapacity` is the room reserved up front (for example the exact size a PNG header
     /// implies); without it the room starts small and grows, never past `maximumOutputSize`.
-    static func inflate(
+    package static func inflate(
         _ input: [UInt8], maximumOutputSize: Int, initialCapacity: Int? = nil
     ) throws(PNGError.ZlibProblem) -> [UInt8] {
         let result: Result<[UInt8], PNGError.ZlibProblem> = input.withUnsafeBufferPointer { buffer in

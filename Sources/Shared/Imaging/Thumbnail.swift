@@ -1,8 +1,8 @@
 /// Scales bitmaps down by averaging boxes of pixels, in integer math so every platform gets the same pixels.
-enum Thumbnail {
+package enum Thumbnail {
     /// The bitmap scaled to exactly `width` × `height`: each new pixel is the rounded mean of the source
     /// pixels its box covers (at least one source pixel, so enlarging repeats pixels).
-    static func scaled(_ bitmap: Bitmap, width: Int, height: Int) -> Bitmap {
+    package static func scaled(_ bitmap: Bitmap, width: Int, height: Int) -> Bitmap {
         let width = max(1, width)
         let height = max(1, height)
         guard bitmap.width > 0, bitmap.height > 0 else {
@@ -38,7 +38,7 @@ enum Thumbnail {
     }
 
     /// The size that fits a `width` × `height` picture inside a box, keeping its shape (at least 1 × 1).
-    static func fittingSize(width: Int, height: Int, box: (width: Int, height: Int)) -> (
+    package static func fittingSize(width: Int, height: Int, box: (width: Int, height: Int)) -> (
         width: Int, height: Int
     ) {
         guard width > 0, height > 0 else { return box }

@@ -1,3 +1,5 @@
+import Imaging
+
 /// A bitmap to draw on: filled rectangles, pasted pictures, lines of text in the built-in font, rings.
 struct Canvas {
     /// The picture so far.

@@ -1,4 +1,6 @@
+import Files
 import Foundation
+import Report
 
 /// The side-by-side comparison of steps on one scenario: a column per step, a row per metric, the oracle
 /// beside, and how far the last step is from the oracle in requests and bytes.

@@ -1,10 +1,13 @@
+import Files
 import Foundation
+import Imaging
+import Report
 
 /// The `--export DIR` files: a PNG of the screen at each stop and at the end, and each poster shown.
 ///
 /// Names are stable and sort in order: `screen-01-stop-1.4s.png` … `screen-end.png`, and
 /// `poster-row-007.png` for the filtered poster of row 7 as a cell showed it.
-enum PictureExport {
+package enum PictureExport {
     /// The files to write, name and PNG bytes, in name order.
     static func files(for result: RunResult) -> [(name: String, png: [UInt8])] {
         var files: [(name: String, png: [UInt8])] = []
@@ -50,7 +53,7 @@ enum PictureExport {
 
     /// Writes the files into a folder and returns their names.
     @discardableResult
-    static func write(_ result: RunResult, to directory: URL) throws(WorkbookError) -> [String] {
+    package static func write(_ result: RunResult, to directory: URL) throws(WorkbookError) -> [String] {
         let files = files(for: result)
         for file in files {
             do {

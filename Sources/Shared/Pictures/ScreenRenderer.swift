@@ -1,3 +1,6 @@
+import Imaging
+import Report
+
 /// Draws a screen snapshot as a picture of the table: a caption, then each visible row with its
 /// thumbnail (the poster scaled down, a grey placeholder or the failure image), its title in the built-in
 /// font, what it shows, and a ring where the spinner turns.

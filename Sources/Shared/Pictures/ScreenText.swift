@@ -1,3 +1,6 @@
+import Imaging
+import Report
+
 /// The `--screens` output: the visible rows at every scroll stop that filled and at the end, as text.
 ///
 /// Plain text is identical on every run and diffs cleanly. In colour, each row also gets its poster as a

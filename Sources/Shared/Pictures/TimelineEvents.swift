@@ -1,3 +1,5 @@
+import Report
+
 /// A run's trace paired up into what the timeline draws: spans with a start and an end, and moments.
 struct TimelineEvents {
     /// A stretch of virtual time, in microseconds.

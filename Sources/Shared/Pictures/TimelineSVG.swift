@@ -1,3 +1,5 @@
+import Report
+
 /// Draws a whole run as one SVG picture, time left to right (`--timeline FILE.svg`).
 ///
 /// From the top: the scroll state with the scroll stops, the main thread (how busy, and each hitch in red

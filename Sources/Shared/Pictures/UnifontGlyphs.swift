@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// GNU Unifont's 16-pixel-high glyphs for the characters the 5×7 font lacks: the catalog's Chinese titles,
 /// and whatever a teacher's titles use, within the pages `Scripts/make_unifont.py` keeps (see

@@ -1,13 +1,15 @@
+import Runtime
+
 /// Collects a run's metrics and trace as the world reports what happens.
 ///
 /// Everything here runs under the scheduler's baton, so plain properties are safe. Reports from a
 /// thread of an app killed by a relaunch are dropped: that app no longer exists.
-final class Recorder {
+package final class Recorder {
     private unowned let scheduler: Scheduler
-    private(set) var metrics = Metrics()
-    private(set) var trace: [TraceEvent] = []
+    package private(set) var metrics = Metrics()
+    package private(set) var trace: [TraceEvent] = []
     /// Whether trace events are kept (callers skip building costly fields when not).
-    let keepsTrace: Bool
+    package let keepsTrace: Bool
     private var downloads: [DownloadRecord] = []
     /// URLs completed in the current launch, for `duplicate_downloads`.
     private var completedURLsThisLaunch: Set<String> = []
@@ -24,7 +26,7 @@ final class Recorder {
         var resumes: Int?
     }
 
-    init(scheduler: Scheduler, keepsTrace: Bool) {
+    package init(scheduler: Scheduler, keepsTrace: Bool) {
         self.scheduler = scheduler
         self.keepsTrace = keepsTrace
     }
@@ -33,7 +35,7 @@ final class Recorder {
     private var isLive: Bool { !(SimulatedThread.current?.isKilled ?? false) }
 
     /// Adds a trace line at the current virtual time.
-    func event(_ kind: TraceEvent.Kind) {
+    package func event(_ kind: TraceEvent.Kind) {
         event(at: scheduler.now, kind)
     }
 
@@ -59,7 +61,7 @@ final class Recorder {
     // MARK: Network
 
     /// A request began; returns its download number for later reports.
-    func requestStarted(url: String, thread: String, isRetry: Bool) -> Int {
+    package func requestStarted(url: String, thread: String, isRetry: Bool) -> Int {
         metrics.requestsStarted += 1
         if isRetry { metrics.retries += 1 }
         downloads.append(DownloadRecord(url: url))
@@ -68,13 +70,13 @@ final class Recorder {
     }
 
     /// Body bytes arrived for a request (partial or whole).
-    func bytesMoved(_ bytes: Int, download: Int) {
+    package func bytesMoved(_ bytes: Int, download: Int) {
         metrics.bytesDownloaded += bytes
         downloads[download].bytes += bytes
     }
 
     /// A request ended with a status (200 on success).
-    func requestEnded(url: String, status: Int, bytes: Int, download: Int, failed: Bool) {
+    package func requestEnded(url: String, status: Int, bytes: Int, download: Int, failed: Bool) {
         if failed {
             metrics.requestsFailed += 1
         } else {
@@ -89,14 +91,14 @@ final class Recorder {
     }
 
     /// A request was cancelled after moving `bytes`.
-    func requestCancelled(url: String, bytes: Int) {
+    package func requestCancelled(url: String, bytes: Int) {
         metrics.requestsCancelled += 1
         event(.requestCancel(url: url, bytes: bytes))
     }
 
     /// A cell showed a poster: made from `download`'s bytes, or, when it does not know (a poster read
     /// back from a disk cache), from the last completed download of its URL.
-    func posterShown(download: Int?, url: String?) {
+    package func posterShown(download: Int?, url: String?) {
         if let download = download ?? url.flatMap({ lastCompletedDownload[$0] }) { downloadShown(download) }
     }
 
@@ -110,77 +112,77 @@ final class Recorder {
     }
 
     /// A request resumed the bytes an earlier, cancelled one moved: they count as shown with it.
-    func downloadResumed(_ download: Int, from earlier: Int) {
+    package func downloadResumed(_ download: Int, from earlier: Int) {
         downloads[download].resumes = earlier
     }
 
     // MARK: Work
 
     /// A decode ran on a thread.
-    func decoded(url: String?, thread: String, micros: Int64, succeeded: Bool) {
+    package func decoded(url: String?, thread: String, micros: Int64, succeeded: Bool) {
         guard isLive else { return }
         metrics.decodes += 1
         event(.decode(url: url, thread: thread, micros: micros, succeeded: succeeded))
     }
 
     /// A filter ran on a thread.
-    func filtered(url: String?, thread: String, micros: Int64) {
+    package func filtered(url: String?, thread: String, micros: Int64) {
         guard isLive else { return }
         metrics.filters += 1
         event(.filter(url: url, thread: thread, micros: micros))
     }
 
     /// An operation was cancelled before it finished.
-    func operationCancelled(_ operation: Operation) {
+    package func operationCancelled(_ operation: Operation) {
         guard isLive else { return }
         metrics.operationsCancelled += 1
     }
 
     /// A disk write finished.
-    func diskWritten(path: String, bytes: Int, thread: String, micros: Int64) {
+    package func diskWritten(path: String, bytes: Int, thread: String, micros: Int64) {
         guard isLive else { return }
         metrics.diskWrites += 1
         event(.diskWrite(file: path, bytes: bytes, thread: thread, micros: micros))
     }
 
     /// A disk write failed (the folder is gone, or the disk is full).
-    func diskWriteFailed(path: String, reason: String, thread: String) {
+    package func diskWriteFailed(path: String, reason: String, thread: String) {
         guard isLive else { return }
         event(.diskWriteFailed(file: path, reason: reason, thread: thread))
     }
 
     /// The app stopped using its disk cache.
-    func diskCacheOff(reason: String) {
+    package func diskCacheOff(reason: String) {
         guard isLive else { return }
         event(.diskCacheOff(reason: reason))
     }
 
     /// A disk read began (nil bytes: the file was missing).
-    func diskRead(path: String, bytes: Int?, thread: String, micros: Int64) {
+    package func diskRead(path: String, bytes: Int?, thread: String, micros: Int64) {
         guard isLive else { return }
         event(.diskRead(file: path, bytes: bytes ?? 0, thread: thread, micros: micros))
     }
 
     /// The app served a picture from its memory cache.
-    func memoryCacheHit() {
+    package func memoryCacheHit() {
         guard isLive else { return }
         metrics.memoryCacheHits += 1
     }
 
     /// The app served a picture from its disk cache.
-    func diskCacheHit() {
+    package func diskCacheHit() {
         guard isLive else { return }
         metrics.diskCacheHits += 1
     }
 
     /// The app handled a memory warning: the image bytes it held just before and just after.
-    func memoryWarningHandled(before: Int, after: Int) {
+    package func memoryWarningHandled(before: Int, after: Int) {
         metrics.memoryWarningFreedBytes += max(0, before - after)
         event(.memoryWarningHandled(imageBytesBefore: before, imageBytesAfter: after))
     }
 
     /// Main-queue work ran for an operation that was cancelled: a late completion.
-    func lateCompletion() {
+    package func lateCompletion() {
         metrics.lateCompletions += 1
         event(.lateCompletion)
     }
@@ -189,7 +191,7 @@ final class Recorder {
 
     /// The main thread worked for a span that began `micros` ago (`kind`: launch, frame or block). A span
     /// of `hangThreshold` or more is a hang, as Apple's tools count them, whether the table scrolls or not.
-    func mainThreadBusy(_ micros: Int64, kind: String) {
+    package func mainThreadBusy(_ micros: Int64, kind: String) {
         metrics.mainThreadBusyMicroseconds += micros
         metrics.longestMainThreadStallMicroseconds = max(metrics.longestMainThreadStallMicroseconds, micros)
         let start = scheduler.now - micros
@@ -207,23 +209,23 @@ final class Recorder {
     static let hangThreshold: Int64 = 250_000
 
     /// A request's answer began to arrive (or failed) after its latency.
-    func responseStarted(url: String, status: Int, bodyBytes: Int) {
+    package func responseStarted(url: String, status: Int, bodyBytes: Int) {
         event(.requestResponse(url: url, status: status, bytes: bodyBytes))
     }
 
     /// An operation began running on a worker thread.
-    func operationStarted(_ name: String, thread: String) {
+    package func operationStarted(_ name: String, thread: String) {
         event(.operationStart(operation: name, thread: thread))
     }
 
     /// An operation finished on a worker thread.
-    func operationFinished(_ name: String, thread: String, cancelled: Bool) {
+    package func operationFinished(_ name: String, thread: String, cancelled: Bool) {
         event(.operationEnd(operation: name, thread: thread, cancelled: cancelled))
     }
 
     /// A frame that overlapped a scroll interval was presented at `presented`, late since `lateFrom`: the
     /// span between is its hitch time. The trace line is at the presentation.
-    func hitch(lateFrom: Int64, presented: Int64) {
+    package func hitch(lateFrom: Int64, presented: Int64) {
         let micros = presented - lateFrom
         metrics.hitches += 1
         metrics.hitchTimeMicroseconds += micros
@@ -232,7 +234,7 @@ final class Recorder {
 
     /// A scroll interval ended: from a touch-down to the presentation of the frame showing the table at
     /// rest (or a relaunch, or the end of the run).
-    func scrollInterval(from start: Int64, to end: Int64) {
+    package func scrollInterval(from start: Int64, to end: Int64) {
         guard end > start else { return }
         metrics.scrollingMicroseconds += end - start
         event(at: end, .scrollInterval(micros: end - start, start: start))
@@ -240,7 +242,7 @@ final class Recorder {
 
     /// A stop that began when the table came to rest at `start` filled: every visible row showed its
     /// final content on the frame presented at `end`.
-    func stopFilled(from start: Int64, to end: Int64) {
+    package func stopFilled(from start: Int64, to end: Int64) {
         metrics.timesToVisibleMicroseconds.append(end - start)
         event(at: end, .stopFilled(micros: end - start, start: start))
     }
@@ -248,30 +250,30 @@ final class Recorder {
     /// A stop that began at `start` was left at `end` (a touch-down, a relaunch, or the end of the run)
     /// before all its rows showed their content. The wait counts among the times to visible as a lower
     /// bound: the user waited at least that.
-    func stopUnfilled(from start: Int64, to end: Int64) {
+    package func stopUnfilled(from start: Int64, to end: Int64) {
         metrics.stopsUnfilled += 1
         metrics.timesToVisibleMicroseconds.append(end - start)
         event(at: end, .stopUnfilled(micros: end - start, start: start))
     }
 
     /// Visible rows showed the placeholder for a span.
-    func placeholderRows(_ rows: Int, for micros: Int64) {
+    package func placeholderRows(_ rows: Int, for micros: Int64) {
         metrics.placeholderRowMicroseconds += Int64(rows) * micros
     }
 
     /// A cell began to show another row's picture.
-    func wrongImage(row: Int, url: String?) {
+    package func wrongImage(row: Int, url: String?) {
         metrics.wrongImageEvents += 1
         event(.wrongImage(row: row, url: url))
     }
 
     /// A new launch began: downloads of the previous one no longer count as duplicates.
-    func launched() {
+    package func launched() {
         completedURLsThisLaunch = []
     }
 
     /// Fills in what is known only at the end: wasted bytes and peak memory.
-    func finish(peakImageMemory: Int) {
+    package func finish(peakImageMemory: Int) {
         metrics.bytesWasted = downloads.reduce(0) { $0 + ($1.shown ? 0 : $1.bytes) }
         metrics.peakImageMemoryBytes = peakImageMemory
     }

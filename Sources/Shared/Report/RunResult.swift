@@ -16,4 +16,19 @@ public struct RunResult: Sendable {
     public let stops: [ScreenSnapshot]
     /// The trace events, in time order (empty when not kept).
     public let trace: [TraceEvent]
+
+    package init(
+        step: String, scenario: String, seed: UInt64, virtualMicroseconds: Int64, metrics: Metrics,
+        oracle: Oracle, finalScreen: ScreenSnapshot, stops: [ScreenSnapshot], trace: [TraceEvent]
+    ) {
+        self.step = step
+        self.scenario = scenario
+        self.seed = seed
+        self.virtualMicroseconds = virtualMicroseconds
+        self.metrics = metrics
+        self.oracle = oracle
+        self.finalScreen = finalScreen
+        self.stops = stops
+        self.trace = trace
+    }
 }

@@ -1,3 +1,5 @@
+import Imaging
+
 /// One visible row of a snapshot.
 public struct ScreenRow: Sendable, Equatable {
     public let row: Int
@@ -15,4 +17,18 @@ public struct ScreenRow: Sendable, Equatable {
     public let bitmap: Bitmap?
     /// When the cell shows another row's poster (a mix-up): the title of the row whose poster it is.
     public var wrongPosterOf: String? = nil
+
+    package init(
+        row: Int, title: String, shows: String, imageHash: String?, url: String, spinning: Bool,
+        bitmap: Bitmap?, wrongPosterOf: String? = nil
+    ) {
+        self.row = row
+        self.title = title
+        self.shows = shows
+        self.imageHash = imageHash
+        self.url = url
+        self.spinning = spinning
+        self.bitmap = bitmap
+        self.wrongPosterOf = wrongPosterOf
+    }
 }

@@ -33,11 +33,11 @@ public enum TextReport {
         return "  " + leftPad(String(row.row), 4) + "  " + pad(row.shows, 11) + "  " + hash + "  " + row.title
     }
 
-    static func pad(_ text: String, _ width: Int) -> String {
+    package static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
-    static func leftPad(_ text: String, _ width: Int) -> String {
+    package static func leftPad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
     }
 }

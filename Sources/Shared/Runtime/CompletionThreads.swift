@@ -4,26 +4,26 @@
 ///
 /// The threads belong to one launch of the app: a relaunch kills them with the rest of the app, and the
 /// blocks they had not run yet are let go.
-final class CompletionThreads {
+package final class CompletionThreads {
     /// One thread and the block it was given.
     private final class Runner {
         var job: (block: () -> Void, operation: Operation)?
         var thread: SimulatedThread?
     }
 
-    private unowned let phone: Phone
+    private unowned let host: any AppHost
     private var runners: [Runner] = []
 
-    init(phone: Phone) {
-        self.phone = phone
+    package init(host: any AppHost) {
+        self.host = host
     }
 
     /// Whether a completion block is waiting to run or running.
-    var isBusy: Bool { runners.contains { $0.job != nil } }
+    package var isBusy: Bool { runners.contains { $0.job != nil } }
 
     /// Runs `block` soon on an idle completion thread (a new one if none is idle); code on it sees
     /// `operation` as the operation its thread is running, as the worker did.
-    func dispatch(_ block: @escaping () -> Void, of operation: Operation) {
+    package func dispatch(_ block: @escaping () -> Void, of operation: Operation) {
         let runner: Runner
         if let idle = runners.first(where: { $0.job == nil }) {
             runner = idle
@@ -35,14 +35,14 @@ final class CompletionThreads {
         if let thread = runner.thread {
             thread.wake()
         } else {
-            runner.thread = phone.startAppThread(name: "completion-\(runners.count)") { thread in
+            runner.thread = host.startAppThread(name: "completion-\(runners.count)") { thread in
                 Self.runLoop(runner, on: thread)
             }
         }
     }
 
     /// Lets go of every block not yet run: the app was killed.
-    func abandon() {
+    package func abandon() {
         for runner in runners { runner.job = nil }
     }
 

@@ -32,7 +32,7 @@ open class Operation {
     public var name: String?
     /// Whether the trace records this operation's start and end. The cooperative pool turns it off for
     /// its jobs: how many jobs a task is cut into depends on how the compiler optimised its `await`s.
-    var isTraced = true
+    package var isTraced = true
 
     /// The operations that must finish before this one can start.
     public private(set) var dependencies: [Operation] = []
@@ -79,7 +79,7 @@ open class Operation {
         let handlers = cancellationHandlers
         cancellationHandlers = []
         for handler in handlers { handler() }
-        Phone.current?.recorder.operationCancelled(self)
+        SimulatedThread.currentHost?.operationCancelled(self)
         queue?.operationBecameReady()
     }
 
@@ -99,8 +99,8 @@ open class Operation {
         for dependent in waiting { dependent.queue?.operationBecameReady() }
         guard let completion = completionBlock else { return }
         completionBlock = nil
-        if let phone = Phone.current {
-            phone.dispatchCompletion(completion, of: self)
+        if let host = SimulatedThread.currentHost {
+            host.dispatchCompletion(completion, of: self)
         } else {
             completion()
         }
@@ -116,7 +116,7 @@ open class Operation {
     }
 
     /// Registers work to run if the operation is cancelled; runs it at once if it already was.
-    func onCancel(_ handler: @escaping () -> Void) {
+    package func onCancel(_ handler: @escaping () -> Void) {
         if isCancelled {
             handler()
         } else {

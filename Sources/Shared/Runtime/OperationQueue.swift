@@ -28,7 +28,7 @@ public final class OperationQueue {
         }
     }
 
-    unowned let phone: Phone
+    unowned let host: any AppHost
     /// The launch of the app that made this queue; a relaunch kills it.
     let launch: Int
     let isMainQueue: Bool
@@ -39,16 +39,16 @@ public final class OperationQueue {
 
     /// Makes a queue belonging to the phone whose simulated thread calls this.
     public convenience init() {
-        guard let phone = Phone.current else {
+        guard let host = SimulatedThread.currentHost else {
             preconditionFailure("Make operation queues inside the app, on a simulated thread of a Phone.")
         }
-        self.init(phone: phone, isMainQueue: false)
-        phone.register(queue: self)
+        self.init(host: host, isMainQueue: false)
+        host.register(queue: self)
     }
 
-    init(phone: Phone, isMainQueue: Bool) {
-        self.phone = phone
-        self.launch = phone.launch
+    package init(host: any AppHost, isMainQueue: Bool) {
+        self.host = host
+        self.launch = host.launch
         self.isMainQueue = isMainQueue
         if isMainQueue {
             name = "main"
@@ -58,19 +58,19 @@ public final class OperationQueue {
 
     /// The main thread's queue of the phone whose simulated thread calls this.
     public static var main: OperationQueue {
-        guard let phone = Phone.current else {
+        guard let host = SimulatedThread.currentHost else {
             preconditionFailure("OperationQueue.main is only available on a simulated thread of a Phone.")
         }
-        return phone.mainQueue
+        return host.mainQueue
     }
 
     /// The operations added and not yet finished: running ones first, then waiting ones in order.
-    public var operations: [Operation] { isMainQueue ? phone.mainQueueOperations : running + waiting }
+    public var operations: [Operation] { isMainQueue ? host.mainQueueOperations : running + waiting }
 
     /// How many operations are added and not yet finished (for the main queue: its blocks waiting or
     /// running).
     public var operationCount: Int {
-        isMainQueue ? phone.mainQueueOperations.count : running.count + waiting.count
+        isMainQueue ? host.mainQueueOperations.count : running.count + waiting.count
     }
 
     /// Foundation's message for an operation that cannot be added.
@@ -84,7 +84,7 @@ public final class OperationQueue {
         }
         if isMainQueue {
             operation.queue = self
-            phone.enqueueOnMainThread(operation)
+            host.enqueueOnMainThread(operation)
             return
         }
         // A killed app's main thread may still be finishing a frame: what it adds never runs, and its
@@ -111,7 +111,7 @@ public final class OperationQueue {
     }
 
     /// Whether the app this queue belongs to was killed by a relaunch.
-    private var isKilled: Bool { launch != phone.launch }
+    private var isKilled: Bool { launch != host.launch }
 
     /// Called when an operation may have become startable (cancelled while waiting).
     func operationBecameReady() {
@@ -147,7 +147,7 @@ public final class OperationQueue {
     }
 
     /// Lets go of every waiting operation without running it: the app this queue belongs to was killed.
-    func abandonWaitingOperations() {
+    package func abandonWaitingOperations() {
         let abandoned = waiting
         waiting = []
         for operation in abandoned { operation.abandon() }
@@ -170,14 +170,14 @@ public final class OperationQueue {
     /// winding down the operation it was running.
     final class Worker {
         private weak var queue: OperationQueue?
-        private unowned let phone: Phone
+        private unowned let host: any AppHost
         private let threadName: String
         private var assigned: Operation?
         private var thread: SimulatedThread?
 
         init(queue: OperationQueue, number: Int) {
             self.queue = queue
-            self.phone = queue.phone
+            self.host = queue.host
             self.threadName = "\(queue.threadNamePrefix)-\(number)"
         }
 
@@ -188,7 +188,7 @@ public final class OperationQueue {
             if let thread {
                 thread.wake()
             } else {
-                thread = phone.startAppThread(name: threadName) { [self] thread in
+                thread = host.startAppThread(name: threadName) { [self] thread in
                     self.runLoop(on: thread)
                 }
             }
@@ -202,10 +202,10 @@ public final class OperationQueue {
                 }
                 thread.runningOperation = operation
                 let name = operation.name ?? String(describing: type(of: operation))
-                if operation.isTraced { phone.recorder.operationStarted(name, thread: thread.name) }
+                if operation.isTraced { host.operationStarted(name, thread: thread.name) }
                 operation.start()
                 if operation.isTraced {
-                    phone.recorder.operationFinished(
+                    host.operationFinished(
                         name, thread: thread.name, cancelled: operation.isCancelled)
                 }
                 thread.runningOperation = nil

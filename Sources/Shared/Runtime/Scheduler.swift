@@ -43,7 +43,7 @@ public final class Scheduler: @unchecked Sendable {
     var earliestEventTime: Int64? { events.earliestTime }
 
     /// Starts a simulated thread that will run `body` when the baton first reaches it.
-    func startThread(name: String, body: @escaping (SimulatedThread) -> Void) -> SimulatedThread {
+    package func startThread(name: String, body: @escaping (SimulatedThread) -> Void) -> SimulatedThread {
         nextThreadNumber += 1
         let thread = SimulatedThread(scheduler: self, name: name, number: nextThreadNumber)
         liveThreads.append(thread)

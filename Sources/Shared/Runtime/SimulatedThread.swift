@@ -26,11 +26,11 @@ public final class SimulatedThread: @unchecked Sendable {
     /// A wake-up that came while the thread was not parked: its next park returns at once.
     private var pendingWake = false
     /// Set when the app this thread belongs to is killed (a relaunch): blocking calls return at once.
-    public internal(set) var isKilled = false
+    public package(set) var isKilled = false
     /// The operation this thread is running (its `main()` or its completion block), if any.
-    public internal(set) var runningOperation: Operation?
-    /// Arbitrary per-thread context for the world (the phone that owns it).
-    var context: AnyObject?
+    public package(set) var runningOperation: Operation?
+    /// The device whose app this thread belongs to, handed over when the device starts the thread.
+    package var host: (any AppHost)?
 
     init(scheduler: Scheduler, name: String, number: Int) {
         self.scheduler = scheduler
@@ -124,7 +124,7 @@ public final class SimulatedThread: @unchecked Sendable {
     }
 
     /// Cuts a sleep or park short: the thread runs at the current time and finds itself interrupted.
-    func interrupt() {
+    package func interrupt() {
         guard !hasEnded, state == .sleeping || state == .parked else { return }
         state = .ready
         currentTicket &+= 1

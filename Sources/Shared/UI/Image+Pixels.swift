@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// Where a picture's pixels come from, so that a picture need not keep them: a decoded or filtered poster
 /// holds this recipe, a few dozen bytes, and makes its pixels again when asked (`Image.bitmap`) through the

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// A decoded picture the app can show: the simulated phone's look-alike of `UIImage`.
 ///
@@ -70,7 +71,7 @@ public final class Image: @unchecked Sendable {
         guard let phone = Phone.current else {
             preconditionFailure("Image(data:) needs a simulated thread of a Phone.")
         }
-        guard let decoded = phone.decode(data) else { return nil }
+        guard let decoded = phone.imageWork.decode(data) else { return nil }
         self.init(
             pixels: .decoded(decoded.png), byteCount: decoded.bitmap.byteCount, kind: .poster,
             sourceURL: decoded.png.source, downloadID: decoded.downloadID, isFiltered: false,
@@ -87,7 +88,7 @@ public final class Image: @unchecked Sendable {
         guard let phone = Phone.current else {
             preconditionFailure("applyingSepia(intensity:) needs a simulated thread of a Phone.")
         }
-        let filtered = phone.filter(bitmap, intensity: intensity, sourceURL: sourceURL)
+        let filtered = phone.imageWork.filter(bitmap, intensity: intensity, sourceURL: sourceURL)
         return Image(
             pixels: .sepia(pixels, intensity: intensity), byteCount: filtered.byteCount, kind: kind,
             sourceURL: sourceURL, downloadID: downloadID, isFiltered: true, tracker: phone.memory)

@@ -1,3 +1,5 @@
+import Scenarios
+
 /// A one-section table with fixed-height rows, cell reuse and scrolling: `UITableView`'s look-alike.
 ///
 /// The phone drives it: each frame it moves `contentOffset` with every touch that arrived, with the

@@ -1,4 +1,6 @@
+import Files
 import Foundation
+import Runtime
 
 /// The simulated phone's storage: a real directory with real files, and a virtual cost per read and write.
 ///

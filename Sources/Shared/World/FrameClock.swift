@@ -1,3 +1,6 @@
+import Report
+import Runtime
+
 /// The main thread's frames: the vsync grid of the screen's refresh rate, when the next frame is due, the
 /// timer that wakes the main thread for it, and which frames were late while the user scrolled (counted by
 /// a `HitchLedger` into the recorder).

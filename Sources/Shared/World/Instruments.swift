@@ -2,17 +2,17 @@
 public enum Instruments {
     /// The app served a picture from its memory cache.
     public static func memoryCacheHit() {
-        Phone.current?.countMemoryCacheHit()
+        Phone.current?.recorder.memoryCacheHit()
     }
 
     /// The app served a picture from its disk cache.
     public static func diskCacheHit() {
-        Phone.current?.countDiskCacheHit()
+        Phone.current?.recorder.diskCacheHit()
     }
 
     /// The app gave up its disk cache for the rest of the launch (a write failed: the disk is full or the
     /// folder is gone); traced once as `disk_cache_off` with the reason.
     public static func diskCacheOff(reason: String) {
-        Phone.current?.reportDiskCacheOff(reason: reason)
+        Phone.current?.recorder.diskCacheOff(reason: reason)
     }
 }

@@ -1,3 +1,5 @@
+import Runtime
+
 /// The main thread's own bookkeeping: the main-queue blocks waiting for their turn, the one running, whether
 /// it came late (from a cancelled operation), and the main thread's latest idle stretch.
 final class MainQueueBlocks {

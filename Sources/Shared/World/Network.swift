@@ -1,4 +1,7 @@
 import Foundation
+import Imaging
+import Runtime
+import Scenarios
 
 /// The simulated phone's network client and the link it shares: `URLSession.shared`'s look-alike.
 ///
@@ -95,14 +98,15 @@ public final class Network {
 
     /// Downloads a URL's body, blocking the calling simulated thread until it arrives, fails, or
     /// `operation` is cancelled, which stops the transfer at once.
-    public func data(from url: URL, cancellingWith operation: Operation) throws(NetworkError) -> Data {
+    public func data(from url: URL, cancellingWith operation: Runtime.Operation) throws(NetworkError) -> Data
+    {
         try fetch(url, cancellation: operation).get()
     }
 
     /// As `data(from:cancellingWith:)`, resuming from `resumeData` when it is for this URL, and leaving
     /// in it what arrived when the transfer is cancelled mid-body (nil otherwise).
     public func data(
-        from url: URL, cancellingWith operation: Operation, resumeData: inout ResumeData?
+        from url: URL, cancellingWith operation: Runtime.Operation, resumeData: inout ResumeData?
     ) throws(NetworkError) -> Data {
         let resume = resumeData?.url == url ? resumeData : nil
         var leftover: ResumeData?
@@ -253,7 +257,7 @@ public final class Network {
                 url: transfer.urlString, status: 200, bytes: moved, download: transfer.download, failed: false
             )
             let data = Data(transfer.body)
-            phone.registerDelivery(data, download: transfer.download)
+            phone.imageWork.registerDelivery(data, download: transfer.download)
             transfer.result = .success(data)
         }
         transfer.body = []

@@ -1,4 +1,6 @@
+import Files
 import Foundation
+import Imaging
 
 /// Generated posters kept on disk between processes, so a student's second run does not generate and
 /// compress the same posters again (a debug build spends most of a run there).

@@ -20,11 +20,3 @@ enum PosterLimits {
         return "\(width)×\(height) pixels; a poster may have at most 4096×4096 (\(maximumPixels) pixels)"
     }
 }
-
-extension Phone {
-    /// Traces why bytes that did not decode were refused (`poster_refused`), when it was for their size.
-    func traceRefusal(of data: Data, source: String?) {
-        guard let reason = PosterLimits.refusal(of: [UInt8](data.prefix(24))) else { return }
-        recorder.event(.posterRefused(url: source, reason: reason))
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// Process-wide memo of pure, deterministic image work: generated poster PNGs, decodes, display-size
 /// scalings, filters and pixel hashes.

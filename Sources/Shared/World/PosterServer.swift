@@ -1,4 +1,6 @@
+import Files
 import Foundation
+import Imaging
 
 /// The simulated HTTP server's content: what each poster URL answers.
 ///

@@ -1,3 +1,5 @@
+import Imaging
+
 /// Marks each PNG the simulated server sends with the URL it was sent for, in a `tEXt` chunk.
 ///
 /// Decoders skip the chunk, so the pixels are untouched. The world reads it back from any bytes the app

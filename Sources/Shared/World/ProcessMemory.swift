@@ -3,7 +3,7 @@
 #endif
 
 /// The C allocator's set-up for a run.
-enum ProcessMemory {
+package enum ProcessMemory {
     /// Asks glibc's allocator to serve every thread from one arena.
     ///
     /// The simulated phone's threads are real threads. By default glibc gives threads arenas of their own
@@ -12,7 +12,7 @@ enum ProcessMemory {
     /// rows × 30 virtual minutes, Step1Naive peaked at 129 MiB with the default arenas and 97 MiB with one
     /// (Benchmarks/README.md). The threads take turns under the scheduler, so they do not contend for the
     /// one arena. Call before the run starts its threads; elsewhere than glibc it does nothing.
-    static func useOneAllocatorArena() {
+    package static func useOneAllocatorArena() {
         #if canImport(Glibc)
             // `mallopt` is not in the Swift Glibc module; look it up by name.
             guard let symbol = dlsym(nil, "mallopt") else { return }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a cancelled transfer leaves behind so that a later request for the same URL can ask for the rest
 /// only (an HTTP range request): the bytes that arrived and the validator (an ETag) of the body they
 /// belong to. Like URLSession's resume data, the app keeps it and hands it back.

@@ -1,4 +1,6 @@
+import Catalog
 import Foundation
+import Report
 
 /// What the user sees, checked at every commit: the picture each visible cell shows (traced), pictures
 /// shown in the wrong row, the time rows spend on a placeholder, and the stops (from the table coming to

@@ -1,7 +1,11 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Imaging
+@testable import Report
+@testable import Runtime
+@testable import World
 
 /// An app in the manner of step 2: each row's poster downloads on a worker, decodes there, and its row
 /// reloads on the main thread.

@@ -1,6 +1,9 @@
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Report
+@testable import Runtime
+@testable import World
 
 /// The phone's frame clock on its own: when frames are due, the frame timer, and hitches and scroll
 /// intervals as they reach the recorder.

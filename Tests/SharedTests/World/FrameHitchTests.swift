@@ -1,7 +1,10 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Report
+@testable import Runtime
+@testable import World
 
 /// Frames on the 60 Hz vsync grid: a main thread blocked during a scroll makes a hitch of the right size.
 @Suite("World: frames and hitches")

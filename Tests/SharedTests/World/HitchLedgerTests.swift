@@ -1,6 +1,7 @@
+import Shared
 import Testing
 
-@testable import Shared
+@testable import World
 
 /// Apple's hitch accounting on its own: late windows inside scroll intervals, never overlapping.
 @Suite("World: hitch ledger")

@@ -1,6 +1,8 @@
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Runtime
+@testable import World
 
 /// The main thread's bookkeeping on its own: the main queue's order, late completions from cancelled
 /// operations, and the idle stretch the scroll driver asks about.

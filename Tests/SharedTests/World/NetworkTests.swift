@@ -1,7 +1,10 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Report
+@testable import Runtime
+@testable import World
 
 /// The simulated network: latency, one bottleneck link shared equally, connection slots per host,
 /// cancellable and uncancellable transfers, 404s and invalid URLs.

@@ -1,7 +1,8 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Runtime
 
 /// Notes of a case run on the simulated phone, blocking in virtual time.
 final class PhoneCaseWorld: OperationCaseWorld, @unchecked Sendable {

@@ -1,7 +1,9 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Runtime
+@testable import World
 
 /// Foundation's `Operation` / `OperationQueue` semantics on the simulated phone.
 @Suite("World: operations and queues")

@@ -1,6 +1,5 @@
+import Shared
 import Testing
-
-@testable import Shared
 
 /// The phone's screen audit: stops, what each row shows, and the snapshots kept of them.
 @Suite("World: the screen audit")

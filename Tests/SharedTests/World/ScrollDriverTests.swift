@@ -1,6 +1,10 @@
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Report
+@testable import Runtime
+@testable import Scenarios
+@testable import World
 
 /// The phone's scroll driver on its own: which gesture the app takes in next, and when a finger that
 /// landed is waiting. (How the table moves and the delegate hears it is in `WorldScrollTests`.)

@@ -1,7 +1,10 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Report
+@testable import Scenarios
+@testable import World
 
 /// Scrolling on the phone: flings come to rest on their row, drags stop under the finger, edges clamp,
 /// and the delegate callbacks and `scroll_state` trace events come in UIKit's order.

@@ -1,7 +1,9 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Runtime
+@testable import World
 
 /// A cell that counts what happens to it.
 final class CountingCell: TableViewCell {

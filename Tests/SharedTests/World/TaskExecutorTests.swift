@@ -1,7 +1,10 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Concurrency
+@testable import Report
+@testable import World
 
 /// An app that loads every poster on screen in a task on the phone's cooperative pool, making `hops`
 /// extra executor hops first, as a debug build does where an optimised build hops less.

@@ -1,7 +1,10 @@
 import Foundation
+import Shared
 import Testing
 
-@testable import Shared
+@testable import Catalog
+@testable import Runtime
+@testable import World
 
 // The simulated phone's look-alikes, not Foundation's types of the same names.
 typealias Operation = Shared.Operation
@@ -178,17 +181,21 @@ extension RunResult {
 }
 
 extension TraceEvent {
-    /// A field's JSON text, if present.
-    func field(_ key: String) -> String? { fields.first { $0.key == key }?.value.json }
+    /// A field's typed value, if present.
+    func value(_ key: String) -> Value? { fields.first { $0.key == key }?.value }
 
-    /// A string field's text (its JSON string, unquoted; no escapes are expected in tests).
+    /// A string field's text (nil for null or a missing field).
     func text(_ key: String) -> String? {
-        guard let json = field(key), json.hasPrefix("\""), json.hasSuffix("\""), json.count >= 2 else {
-            return nil
-        }
-        return String(json.dropFirst().dropLast())
+        if case .text(let text)? = value(key) { return text }
+        return nil
     }
 
-    /// A numeric field.
-    func number(_ key: String) -> Double? { field(key).flatMap(Double.init) }
+    /// A numeric field: a count, or a duration in milliseconds.
+    func number(_ key: String) -> Double? {
+        switch value(key) {
+        case .number(let number)?: return Double(number)
+        case .milliseconds(let micros)?: return Double(micros) / 1000
+        default: return nil
+        }
+    }
 }

@@ -1,5 +1,5 @@
 /// Levenshtein distance between short words, for “did you mean …?” suggestions.
-enum EditDistance {
+package enum EditDistance {
     /// The number of single-character insertions, deletions and substitutions that turn `a` into `b`.
     static func between(_ a: String, _ b: String) -> Int {
         let source = Array(a)
@@ -20,7 +20,7 @@ enum EditDistance {
     }
 
     /// The candidate closest to `word` if it is within `limit` edits (ties go to the earlier candidate).
-    static func closest(to word: String, among candidates: [String], limit: Int = 2) -> String? {
+    package static func closest(to word: String, among candidates: [String], limit: Int = 2) -> String? {
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
             let distance = between(word, candidate)

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// The list of movies the table shows, read from a property list (`movies.plist`).

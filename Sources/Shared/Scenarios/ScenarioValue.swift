@@ -2,12 +2,12 @@
 ///
 /// Every reader returns nil for text that does not have the expected shape, including values too large to
 /// represent; none of them uses floating point, so no value can trap on conversion.
-enum ScenarioValue {
+package enum ScenarioValue {
     /// The largest number of decimal digits read before giving up (keeps every step within `UInt64`).
     private static let maximumDigits = 19
 
     /// A whole number written with ASCII digits only (no sign, no separators).
-    static func wholeNumber(_ text: Substring) -> UInt64? {
+    package static func wholeNumber(_ text: Substring) -> UInt64? {
         guard !text.isEmpty, text.utf8.count <= maximumDigits + 1 else { return nil }
         var value: UInt64 = 0
         for byte in text.utf8 {
@@ -21,7 +21,7 @@ enum ScenarioValue {
     }
 
     /// A whole number that fits in `Int`, as a convenience for counts and rows.
-    static func wholeInt(_ text: Substring) -> Int? {
+    package static func wholeInt(_ text: Substring) -> Int? {
         guard let value = wholeNumber(text), value <= UInt64(Int.max) else { return nil }
         return Int(value)
     }

@@ -1,30 +1,30 @@
 /// The user's script turned into physical motion: every gesture's times and offsets, and the system
 /// events (memory warnings, relaunches), computed once from the scenario before the run.
-struct GestureTimeline {
+package struct GestureTimeline {
     /// One finger gesture: a drag (released still) or a fling (released moving, then coasting to rest).
-    struct Gesture {
+    package struct Gesture {
         /// When the finger touches down, in virtual microseconds.
-        let start: Int64
+        package let start: Int64
         /// When the finger lifts.
-        let release: Int64
+        package let release: Int64
         /// When the motion ends (equal to `release` for a drag).
-        let end: Int64
+        package let end: Int64
         /// Offset at touch-down.
-        let fromOffset: Double
+        package let fromOffset: Double
         /// Offset at release.
-        let releaseOffset: Double
+        package let releaseOffset: Double
         /// Offset at rest.
-        let restOffset: Double
+        package let restOffset: Double
         /// Release velocity in points per millisecond (0 for a drag).
-        let velocity: Double
+        package let velocity: Double
         /// Offsets the finger passes through before `releaseOffset`, for a drag that changes direction.
-        var waypoints: [Double] = []
+        package var waypoints: [Double] = []
 
         /// Whether the scroll view coasts after release.
-        var decelerates: Bool { end > release }
+        package var decelerates: Bool { end > release }
 
         /// The physical offset at a time within the gesture.
-        func offset(at time: Int64) -> Double {
+        package func offset(at time: Int64) -> Double {
             if time <= start { return fromOffset }
             if time < release {
                 // Equal time on each leg of the path from, waypoints…, release.
@@ -44,22 +44,22 @@ struct GestureTimeline {
     }
 
     /// Something the system does at a moment of the script.
-    enum SystemEvent: Equatable {
+    package enum SystemEvent: Equatable {
         case memoryWarning
         case relaunch
     }
 
     /// The gestures, in time order.
-    private(set) var gestures: [Gesture] = []
+    package private(set) var gestures: [Gesture] = []
     /// The system events with their times, in order.
-    private(set) var systemEvents: [(time: Int64, event: SystemEvent)] = []
+    package private(set) var systemEvents: [(time: Int64, event: SystemEvent)] = []
     /// Every offset at which the table comes to rest: launch, after each gesture, after each relaunch.
-    private(set) var restOffsets: [Double] = [0]
+    package private(set) var restOffsets: [Double] = [0]
     /// When the script ends.
-    private(set) var endTime: Int64 = 0
+    package private(set) var endTime: Int64 = 0
 
     /// Computes the motion of a scenario on a table of `rows` rows of `rowHeight` in a `viewport`.
-    init(actions: [ScenarioAction], rows: Int, rowHeight: Double, viewport: Double) {
+    package init(actions: [ScenarioAction], rows: Int, rowHeight: Double, viewport: Double) {
         let maxOffset = max(0, Double(rows) * rowHeight - viewport)
         var time: Int64 = 0
         var offset = 0.0
@@ -118,7 +118,7 @@ struct GestureTimeline {
 extension GestureTimeline {
     /// The rows a viewport `viewport` points high shows at a content offset: every row with a point on
     /// screen, nil for an empty table.
-    static func visibleRows(at offset: Double, rowHeight: Double, viewport: Double, rowCount: Int)
+    package static func visibleRows(at offset: Double, rowHeight: Double, viewport: Double, rowCount: Int)
         -> ClosedRange<Int>?
     {
         let first = max(0, Int((offset / rowHeight).rounded(.down)))

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// Reads scenario files: the built-ins shipped with the package and files a teacher writes.

@@ -1,0 +1,88 @@
+import Foundation
+import Imaging
+import Report
+import Runtime
+
+/// The picture work the app asks of the phone, done on the calling simulated thread and priced there:
+/// decodes (full size and display size) and the sepia filter. The real pixel work is memoised across runs
+/// on identical input; its virtual cost is charged and traced at every call.
+final class ImageWork {
+    /// A decoded picture, the bytes it came from (which make its pixels again when asked), and the
+    /// download that delivered them.
+    typealias Decoded = (bitmap: Bitmap, png: PNGBytes, downloadID: Int?)
+
+    private let costs: CostModel
+    private let recorder: Recorder
+    /// Bytes the network delivered and no decode has taken yet, with their downloads (oldest first). A
+    /// served poster is kept by its URL, not its bytes, so a download never decoded holds no memory.
+    private var deliveries: [PNGBytes: [Int]] = [:]
+
+    init(costs: CostModel, recorder: Recorder) {
+        self.costs = costs
+        self.recorder = recorder
+    }
+
+    /// Notes delivered bytes, so the picture decoded from them can be traced to its download.
+    func registerDelivery(_ data: Data, download: Int) {
+        let png = PNGBytes(data, source: PosterStamp.source(of: [UInt8](data.prefix(4096))))
+        deliveries[png, default: []].append(download)
+    }
+
+    /// Decodes bytes, charging the cost; nil when they are not a PNG.
+    func decode(_ data: Data) -> Decoded? {
+        let thread = SimulatedThread.current
+        let bitmap = PosterMemo.shared.decode(data)
+        let source = PosterStamp.source(of: [UInt8](data.prefix(4096)))
+        let cost =
+            bitmap.map { costs.decode(pixels: $0.width * $0.height) } ?? costs.failedDecode(bytes: data.count)
+        recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
+        if bitmap == nil { traceRefusal(of: data, source: source) }
+        thread?.sleep(for: cost)
+        guard let bitmap else { return nil }
+        let png = PNGBytes(data, source: source)
+        return (bitmap, png, takeDelivery(of: png))
+    }
+
+    /// Decodes bytes at display size, charging a quarter of a full decode per source pixel and a full
+    /// decode's cost per output pixel; nil when they are not a PNG.
+    func decode(_ data: Data, fittingPixels width: Int, _ height: Int) -> Decoded? {
+        let thread = SimulatedThread.current
+        let full = PosterMemo.shared.decode(data)
+        let bitmap = full.map { PosterMemo.shared.fitted($0, toFit: width, height) }
+        let source = PosterStamp.source(of: [UInt8](data.prefix(4096)))
+        let cost =
+            full.map { costs.decode(pixels: $0.width * $0.height) / 4 }.map {
+                $0 + costs.decode(pixels: bitmap!.width * bitmap!.height)
+            } ?? costs.failedDecode(bytes: data.count)
+        recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
+        if bitmap == nil { traceRefusal(of: data, source: source) }
+        thread?.sleep(for: cost)
+        guard let bitmap else { return nil }
+        let png = PNGBytes(data, source: source)
+        return (bitmap, png, takeDelivery(of: png))
+    }
+
+    /// Filters a bitmap, charging the cost.
+    func filter(_ bitmap: Bitmap, intensity: Double, sourceURL: String?) -> Bitmap {
+        let thread = SimulatedThread.current
+        let cost = costs.filter(pixels: bitmap.width * bitmap.height)
+        recorder.filtered(url: sourceURL, thread: thread?.name ?? "?", micros: cost)
+        let filtered = PosterMemo.shared.sepia(bitmap, intensity: intensity)
+        thread?.sleep(for: cost)
+        return filtered
+    }
+
+    /// Traces why bytes that did not decode were refused (`poster_refused`), when it was for their size.
+    private func traceRefusal(of data: Data, source: String?) {
+        guard let reason = PosterLimits.refusal(of: [UInt8](data.prefix(24))) else { return }
+        recorder.event(.posterRefused(url: source, reason: reason))
+    }
+
+    /// The download whose bytes these are, taken from those waiting to be decoded (oldest first), if any.
+    private func takeDelivery(of png: PNGBytes) -> Int? {
+        guard var waiting = deliveries[png], !waiting.isEmpty else { return nil }
+        let download = waiting.removeFirst()
+        deliveries[png] = waiting.isEmpty ? nil : waiting
+        return download
+    }
+}
