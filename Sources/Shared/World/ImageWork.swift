@@ -30,33 +30,33 @@ final class ImageWork {
 
     /// Decodes bytes, charging the cost; nil when they are not a PNG.
     func decode(_ data: Data) -> Decoded? {
-        let thread = SimulatedThread.current
         let bitmap = PosterMemo.shared.decode(data)
-        let source = PosterStamp.source(of: [UInt8](data.prefix(4096)))
-        let cost =
-            bitmap.map { costs.decode(pixels: $0.width * $0.height) } ?? costs.failedDecode(bytes: data.count)
-        recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
-        if bitmap == nil { traceRefusal(of: data, source: source) }
-        thread?.sleep(for: cost)
-        guard let bitmap else { return nil }
-        let png = PNGBytes(data, source: source)
-        return (bitmap, png, takeDelivery(of: png))
+        return charge(
+            bitmap, decodedFrom: data, cost: bitmap.map { costs.decode(pixels: $0.width * $0.height) })
     }
 
     /// Decodes bytes at display size, charging a quarter of a full decode per source pixel and a full
     /// decode's cost per output pixel; nil when they are not a PNG.
     func decode(_ data: Data, fittingPixels width: Int, _ height: Int) -> Decoded? {
-        let thread = SimulatedThread.current
-        let full = PosterMemo.shared.decode(data)
-        let bitmap = full.map { PosterMemo.shared.fitted($0, toFit: width, height) }
-        let source = PosterStamp.source(of: [UInt8](data.prefix(4096)))
+        guard let full = PosterMemo.shared.decode(data) else {
+            return charge(nil, decodedFrom: data, cost: nil)
+        }
+        let fitted = PosterMemo.shared.fitted(full, toFit: width, height)
         let cost =
-            full.map { costs.decode(pixels: $0.width * $0.height) / 4 }.map {
-                $0 + costs.decode(pixels: bitmap!.width * bitmap!.height)
-            } ?? costs.failedDecode(bytes: data.count)
-        recorder.decoded(url: source, thread: thread?.name ?? "?", micros: cost, succeeded: bitmap != nil)
+            costs.decode(pixels: full.width * full.height) / 4
+            + costs.decode(pixels: fitted.width * fitted.height)
+        return charge(fitted, decodedFrom: data, cost: cost)
+    }
+
+    /// Traces a decode and blocks the calling thread for its cost (a failed decode's, when `cost` is nil);
+    /// hands back the picture with its bytes and the download that delivered them.
+    private func charge(_ bitmap: Bitmap?, decodedFrom data: Data, cost: Int64?) -> Decoded? {
+        let thread = SimulatedThread.current
+        let source = PosterStamp.source(of: [UInt8](data.prefix(4096)))
+        let micros = cost ?? costs.failedDecode(bytes: data.count)
+        recorder.decoded(url: source, thread: thread?.name ?? "?", micros: micros, succeeded: bitmap != nil)
         if bitmap == nil { traceRefusal(of: data, source: source) }
-        thread?.sleep(for: cost)
+        thread?.sleep(for: micros)
         guard let bitmap else { return nil }
         let png = PNGBytes(data, source: source)
         return (bitmap, png, takeDelivery(of: png))
