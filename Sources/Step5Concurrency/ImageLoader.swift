@@ -80,8 +80,7 @@ actor ImageLoader {
         let number = nextNumber
         let priority = Task.currentPriority
         guard techniques.contains(.coalescing) else {
-            downloadSlots.enqueue(number, priority: priority)
-            setTokenTimer()
+            enqueue(number, priority: priority, in: .download)
             return try await loadImage(from: url, ticket: number, decoded: preview)
         }
         return try await withTaskCancellationHandler {
@@ -109,8 +108,7 @@ actor ImageLoader {
         load.previews[number] = preview
         loadsInProgress[url] = load
         // The load takes its place in the download line now, in the order the rows asked.
-        downloadSlots.enqueue(number, priority: priority)
-        setTokenTimer()
+        enqueue(number, priority: priority, in: .download)
         load.task = Task(executorPreference: executor, priority: priority) {
             do {
                 let image = try await self.loadImage(from: url, ticket: number) { decoded in
@@ -149,7 +147,7 @@ actor ImageLoader {
     /// Cancels a load nobody waits for any more.
     private func stop(_ load: Load, for url: URL) {
         loadsInProgress[url] = nil
-        downloadSlots.leave(load.number)
+        leaveLine(load.number)
         load.task?.cancel()
     }
 
