@@ -80,6 +80,21 @@ extension Deflater {
             byteCount += count
         }
 
+        /// A second writer holding the same bits, with a buffer of its own.
+        func copy() -> BitWriter {
+            var twin = BitWriter(capacity: capacity)
+            twin.bytes.update(from: bytes, count: byteCount)
+            twin.byteCount = byteCount
+            twin.pendingBits = pendingBits
+            twin.pendingCount = pendingCount
+            return twin
+        }
+
+        /// Frees the buffer of a writer that is given up; it is not used again.
+        consuming func release() {
+            bytes.deallocate()
+        }
+
         /// Stores the last bits (padded to a byte), frees the buffer and returns every byte written.
         consuming func finish() -> [UInt8] {
             alignToByte()

@@ -71,9 +71,9 @@ extension Deflater {
         /// A private copy of `distanceCodeOfDistance`.
         let distanceCodes: UnsafeMutablePointer<UInt8>
 
-        /// Starts an empty block with room for `Deflater.symbolsPerBlock` symbols.
-        init() {
-            symbols = .allocate(capacity: Deflater.symbolsPerBlock + 2)
+        /// Starts an empty block with room for `capacity` symbols.
+        init(capacity: Int = Deflater.symbolsPerBlock) {
+            symbols = .allocate(capacity: capacity + 2)
             literalLengthFrequencies = .allocate(capacity: Self.literalLengthSymbols)
             literalLengthFrequencies.initialize(repeating: 0, count: Self.literalLengthSymbols)
             distanceFrequencies = .allocate(capacity: Self.distanceSymbols)

@@ -1,17 +1,15 @@
 /// Compresses bytes with DEFLATE (RFC 1951) inside a zlib wrapper (RFC 1950).
 ///
-/// LZ77 over an 8 KiB window (15 rows of a 180-pixel RGB poster; on such images longer
-/// distances mostly find chance repeats that cost as much as literals, and the smaller
-/// tables stay in cache; the zlib header still declares 32 KiB, an upper bound that every
-/// inflater accepts): a hash of the next four bytes leads to a chain of earlier
-/// positions with the same hash, walked for at most `maxChainLength` candidates, with one
-/// step of lazy matching (a match is held back for one byte in case the next position
-/// starts a longer one), as zlib does at its default level. Hashing four bytes rather than
-/// zlib's three keeps chance three-byte repeats in noisy image data (which cost about as
-/// much as literals) out of the chains; after `literalRunBeforeSkipping` bytes in a row
-/// without a match, bytes are passed over unhashed, more the longer the run (as LZ4 does),
-/// so noise costs little time. On the workbook's posters the result is within a few
-/// percent of zlib level 6, usually smaller.
+/// LZ77 over a window of `Settings.windowSize` bytes (the zlib header always declares 32 KiB, an upper
+/// bound that every inflater accepts): a hash of the next three or four bytes leads to a chain of earlier
+/// positions with the same hash, walked for at most `maxChainLength` candidates, with one step of lazy
+/// matching (a match is held back for one byte in case the next position starts a longer one), as zlib
+/// does. Hashing four bytes rather than zlib's three (`Settings.standard`) keeps chance three-byte
+/// repeats in noisy image data (which cost about as much as literals) out of the chains; after
+/// `literalRunBeforeSkipping` bytes in a row without a match, bytes are passed over unhashed, more the
+/// longer the run (as LZ4 does), so noise costs little time. On the workbook's posters `standard` is
+/// within a few percent of zlib level 6, usually smaller. `Settings.optimal` replaces the lazy parse by a
+/// cost-driven one (`deflateOptimally`).
 ///
 /// Every block of at most `symbolsPerBlock` symbols is written in whichever of the three
 /// block types is smallest for it: dynamic Huffman codes built for the block (length-limited
@@ -21,18 +19,46 @@
 /// The output is a function of the input alone (no randomness, no platform dependence),
 /// so the same bytes compress to the same stream everywhere.
 enum Deflater {
-    /// How many earlier positions with the same hash are tried for each match.
-    static let maxChainLength = 16
-    /// A match at least this long is taken at once, without trying the next position.
-    static let lazyMatchLimit = 32
-    /// A match at least this long ends the chain walk early.
-    static let niceMatchLength = 128
-    /// A held-back match at least this long gets only a quarter of the chain walk at the next byte.
-    static let goodMatchLength = 8
-    /// Matches of the minimum length farther than this are worth less than three literals.
-    static let farMinimumMatchDistance = 4096
-    /// After this many bytes in a row without a match, bytes start being passed over unhashed.
-    static let literalRunBeforeSkipping = 16
+    /// How hard the match finder works: the window it searches, how many candidates it tries and when it
+    /// stops. Every setting gives a valid stream; the output is a function of the input and the settings.
+    struct Settings: Sendable {
+        /// How many earlier positions with the same hash are tried for each match.
+        var maxChainLength: Int
+        /// A match at least this long is taken at once, without trying the next position.
+        var lazyMatchLimit: Int
+        /// A match at least this long ends the chain walk early.
+        var niceMatchLength: Int
+        /// A held-back match at least this long gets only a quarter of the chain walk at the next byte.
+        var goodMatchLength: Int
+        /// Matches of the minimum length farther than this are worth less than three literals.
+        var farMinimumMatchDistance: Int
+        /// After this many bytes in a row without a match, bytes start being passed over unhashed.
+        var literalRunBeforeSkipping: Int
+        /// The LZ77 window, a power of two: how far back a match may point (less 262 bytes of lookahead).
+        var windowSize: Int
+        /// Bits of the hash.
+        var hashBits: Int
+        /// How many of the next bytes the hash reads: 4 or 3 (DEFLATE's shortest match).
+        var hashedBytes: Int
+        /// Rounds of the cost-driven parse (`deflateOptimally`), or 0 for the lazy parse.
+        var parseIterations = 0
+
+        /// The encoder's everyday settings, and the simulated server's: an 8 KiB window (15 rows of a
+        /// 180-pixel RGB poster; on such images longer distances mostly find chance repeats that cost as
+        /// much as literals, and the smaller tables stay in cache), 16 candidates, a four-byte hash and
+        /// skipping over noise. The posters' bytes, and so every download figure, depend on these values.
+        static let standard = Settings(
+            maxChainLength: 16, lazyMatchLimit: 32, niceMatchLength: 128, goodMatchLength: 8,
+            farMinimumMatchDistance: 4096, literalRunBeforeSkipping: 16, windowSize: 8192, hashBits: 13,
+            hashedBytes: 4)
+
+        /// The cost-driven parse (`deflateOptimally`) over the whole window, three rounds.
+        static let optimal = Settings(
+            maxChainLength: 64, lazyMatchLimit: 258, niceMatchLength: 258, goodMatchLength: 258,
+            farMinimumMatchDistance: 32768, literalRunBeforeSkipping: Int.max, windowSize: 32768,
+            hashBits: 15, hashedBytes: 3, parseIterations: 3)
+    }
+
     /// Symbols (literals and matches) gathered before a block is written.
     static let symbolsPerBlock = 16384
 
@@ -40,22 +66,20 @@ enum Deflater {
     static let minimumMatchLength = 3
     /// The longest match DEFLATE can express.
     static let maximumMatchLength = 258
-    /// The LZ77 window: how far back a match may point (DEFLATE allows up to 32768).
-    static let windowSize = 8192
-    /// Candidates farther back than this are not tried, so chain links (reused every window) are never stale.
-    static let maximumDistance = 8192 - 262
-    /// Bits of the four-byte hash.
-    static let hashBits = 13
 
     /// Compresses `input` into a complete zlib stream: header, DEFLATE blocks, Adler-32.
-    static func zlibCompress(_ input: [UInt8]) -> [UInt8] {
+    static func zlibCompress(_ input: [UInt8], settings: Settings = .standard) -> [UInt8] {
         var writer = BitWriter(capacity: input.count + input.count / 64 + 64)
         // CMF 0x78: deflate with a 32 KiB window. FLG 0x9C: default level, no dictionary,
         // and the check bits that make (CMF * 256 + FLG) a multiple of 31.
         writer.writeByteAligned(0x78)
         writer.writeByteAligned(0x9C)
         input.withUnsafeBufferPointer { buffer in
-            deflate(buffer, into: &writer)
+            if settings.parseIterations > 0 {
+                deflateOptimally(buffer, settings: settings, into: &writer)
+            } else {
+                deflate(buffer, settings: settings, into: &writer)
+            }
         }
         let adler = Adler32.checksum(input)
         writer.alignToByte()
@@ -70,7 +94,9 @@ enum Deflater {
     ///
     /// One flat loop with no calls per byte: debug builds run this code too, and there every
     /// call, generic helper and static-property access costs more than the work itself.
-    static func deflate(_ input: UnsafeBufferPointer<UInt8>, into writer: inout BitWriter) {
+    static func deflate(
+        _ input: UnsafeBufferPointer<UInt8>, settings: Settings = .standard, into writer: inout BitWriter
+    ) {
         let count = input.count
         let block = BlockEncoder()
         defer { block.release() }
@@ -78,8 +104,11 @@ enum Deflater {
             block.write(symbolCount: 0, data: nil, start: 0, end: 0, isFinal: true, into: &writer)
             return
         }
-        let hashMask = (1 << hashBits) - 1
-        let hashShift = 32 - hashBits
+        let windowSize = settings.windowSize
+        let hashMask = (1 << settings.hashBits) - 1
+        let hashShift = 32 - settings.hashBits
+        // The hash reads the key's low `hashedBytes` bytes: the next three or four.
+        let keyMask = settings.hashedBytes == 3 ? 0xff_ffff : 0xffff_ffff
         let windowMask = windowSize - 1
         let head = UnsafeMutablePointer<Int32>.allocate(capacity: hashMask + 1)
         head.initialize(repeating: -1, count: hashMask + 1)
@@ -95,15 +124,16 @@ enum Deflater {
         let lengthCodes = block.lengthCodes
         let distanceCodes = block.distanceCodes
         let matchFlag = BlockEncoder.matchFlag
-        let chainLimit = maxChainLength
-        let lazyLimit = lazyMatchLimit
-        let goodLength = goodMatchLength
-        let niceLength = niceMatchLength
-        let farDistance = farMinimumMatchDistance
-        let maxDistance = maximumDistance
+        let chainLimit = settings.maxChainLength
+        let lazyLimit = settings.lazyMatchLimit
+        let goodLength = settings.goodMatchLength
+        let niceLength = settings.niceMatchLength
+        let farDistance = settings.farMinimumMatchDistance
+        // Candidates farther back than this are not tried, so chain links (reused every window) are never stale.
+        let maxDistance = windowSize - 262
         let maxMatch = maximumMatchLength
         let blockLimit = symbolsPerBlock
-        let skipAfter = literalRunBeforeSkipping
+        let skipAfter = settings.literalRunBeforeSkipping
         let lastHashable = count - 4
 
         var symbolCount = 0
@@ -129,7 +159,7 @@ enum Deflater {
                         | Int(data[position + 3])
                 }
                 keyPosition = position
-                let hash = (key &* 0x9E37_79B1) >> hashShift & hashMask
+                let hash = ((key & keyMask) &* 0x9E37_79B1) >> hashShift & hashMask
                 var candidate = Int(head[hash])
                 previous[position & windowMask] = Int32(candidate)
                 head[hash] = Int32(position)
@@ -180,7 +210,7 @@ enum Deflater {
                     // `key` holds the bytes at insert - 1 (the previous position or insertion).
                     key = (key << 8 | Int(data[insert + 3])) & 0xffff_ffff
                     keyPosition = insert
-                    let hash = (key &* 0x9E37_79B1) >> hashShift & hashMask
+                    let hash = ((key & keyMask) &* 0x9E37_79B1) >> hashShift & hashMask
                     previous[insert & windowMask] = head[hash]
                     head[hash] = Int32(insert)
                     insert += 1

@@ -32,9 +32,14 @@ public enum PNGEncoder {
 
     /// The PNG file for a bitmap in a given layout (one that holds its pixels).
     static func encode(_ bitmap: Bitmap, layout: Layout) -> [UInt8] {
-        let scanlines = filteredScanlines(bitmap, layout: layout)
-        let stream = Deflater.zlibCompress(scanlines)
+        let strategy: FilterStrategy
+        if case .palette = layout { strategy = .fixed(0) } else { strategy = .adaptive }
+        let scanlines = filteredScanlines(bitmap, layout: layout, strategy: strategy)
+        return file(bitmap, layout: layout, stream: Deflater.zlibCompress(scanlines))
+    }
 
+    /// The PNG file around a zlib stream of the bitmap's filtered scanlines in `layout`.
+    static func file(_ bitmap: Bitmap, layout: Layout, stream: [UInt8]) -> [UInt8] {
         var file: [UInt8] = []
         file.reserveCapacity(
             signature.count + 25 + 1_060 + stream.count + 12 * (stream.count / idatChunkSize + 1) + 12)
@@ -85,8 +90,16 @@ public enum PNGEncoder {
         }
     }
 
+    /// How each scanline's filter type is chosen.
+    enum FilterStrategy: Equatable {
+        /// The same filter type (0 None … 4 Paeth) on every row.
+        case fixed(Int)
+        /// Per row, the type whose output has the smallest sum of absolute values (`bestFilter`).
+        case adaptive
+    }
+
     /// The image as PNG scanlines in a layout: per row, a filter-type byte and the filtered pixel bytes.
-    static func filteredScanlines(_ bitmap: Bitmap, layout: Layout) -> [UInt8] {
+    static func filteredScanlines(_ bitmap: Bitmap, layout: Layout, strategy: FilterStrategy) -> [UInt8] {
         let width = bitmap.width
         let height = bitmap.height
         let bytesPerPixel = layout.bytesPerPixel
@@ -141,8 +154,8 @@ public enum PNGEncoder {
                 }
             }
         }
-        if case .palette = layout {
-            // Filter type 0 on every row: the indices as they are.
+        if strategy == .fixed(0) {
+            // Filter type 0 on every row: the samples as they are.
             var output = [UInt8](repeating: 0, count: height * (rowLength + 1))
             output.withUnsafeMutableBufferPointer { buffer in
                 let out = buffer.baseAddress!
@@ -165,11 +178,16 @@ public enum PNGEncoder {
                 let current = UnsafePointer(packed + (row + 1) * rowLength)
                 let above = UnsafePointer(packed + row * rowLength)
                 let line = out + row * (rowLength + 1)
-                let filter = bestFilter(
-                    current: current, above: above, length: rowLength, bytesPerPixel: bytesPerPixel,
-                    magnitudes: magnitudes, paethRow: line + 1)
+                var filter = 4
+                if case .fixed(let type) = strategy {
+                    filter = type
+                } else {
+                    filter = bestFilter(
+                        current: current, above: above, length: rowLength, bytesPerPixel: bytesPerPixel,
+                        magnitudes: magnitudes, paethRow: line + 1)
+                }
                 line[0] = UInt8(filter)
-                if filter != 4 {
+                if filter != 4 || strategy != .adaptive {
                     applyFilter(
                         filter, current: current, above: above, length: rowLength,
                         bytesPerPixel: bytesPerPixel,
