@@ -63,7 +63,8 @@ extension Deflater {
                             stepLength[position + candidate] = UInt16(candidate)
                             stepDistance[position + candidate] = UInt16(distance - 1)
                         }
-                        candidate += candidate < allLengthsUpTo || candidate == length ? 1 : length - candidate
+                        let allLengths = candidate < allLengthsUpTo || candidate == length
+                        candidate += allLengths ? 1 : length - candidate
                     }
                     shorter = length
                 }
