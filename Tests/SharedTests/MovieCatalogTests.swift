@@ -156,9 +156,29 @@ struct MovieCatalogTests {
     @Test("A URL that already has a query gets “&copy=” when repeated")
     func repeatedURLWithQuery() {
         let movie = Movie(name: "Q", urlString: "https://img1.posters.test/p.png?size=2")
-        let copy = MovieCatalog.repeated(movie, copy: 2)
+        let copy = Movie(repeating: movie, copy: 2)
         #expect(copy.urlString == "https://img1.posters.test/p.png?size=2&copy=2")
         #expect(copy.name == "Q · 2")
+    }
+
+    @Test("A repeated row, made lazily, is the movie its title and address make")
+    func repeatedRowsMatchEagerMovies() throws {
+        let catalog = try MovieCatalog.bundled()
+        let rows = catalog.rows(3 * catalog.movies.count + 7)
+        for row in rows {
+            let eager = Movie(name: row.name, urlString: row.urlString)
+            #expect(row == eager, "\(row.name)")
+            #expect(row.url == eager.url, "\(row.name)")
+            #expect(row.url?.absoluteString == (row.url == nil ? nil : row.urlString), "\(row.name)")
+            #expect(row.invalidURLReason == eager.invalidURLReason, "\(row.name)")
+        }
+        #expect(rows[catalog.movies.count] != rows[2 * catalog.movies.count])
+    }
+
+    @Test(
+        "A row is two words however many rows the table has, so the catalog's memory does not grow with rows")
+    func rowsAreTwoWords() {
+        #expect(MemoryLayout<Movie>.size == 2 * MemoryLayout<Int>.size)
     }
 
     @Test("A file that is not a property list is refused")

@@ -75,7 +75,8 @@ public struct MovieCatalog: Sendable {
     /// as it is. In cycle `k ≥ 1` the title becomes “<title> · <k+1>” and a valid URL gets the query item
     /// `copy=<k+1>` (appended with `?`, or `&` if the URL already has a query), so repeated rows are new
     /// posters. Invalid addresses (`NO URL`) stay as they are and stay invalid; `/removed/` paths keep
-    /// answering 404; rows that share a URL in the catalog share it within each cycle too.
+    /// answering 404; rows that share a URL in the catalog share it within each cycle too. A repeated row
+    /// is two words (`Movie(repeating:copy:)`): its title and URL are made when asked for.
     public func rows(_ count: Int) -> [Movie] {
         guard count > 0, !movies.isEmpty else { return [] }
         var result: [Movie] = []
@@ -83,19 +84,9 @@ public struct MovieCatalog: Sendable {
         for row in 0..<count {
             let movie = movies[row % movies.count]
             let cycle = row / movies.count
-            result.append(cycle == 0 ? movie : MovieCatalog.repeated(movie, copy: cycle + 1))
+            result.append(cycle == 0 ? movie : Movie(repeating: movie, copy: cycle + 1))
         }
         return result
-    }
-
-    /// A movie as it appears in a later repetition of the catalog: the `copy`-th one.
-    static func repeated(_ movie: Movie, copy: Int) -> Movie {
-        let name = "\(movie.name) · \(copy)"
-        guard let url = movie.url else {
-            return Movie(name: name, urlString: movie.urlString)
-        }
-        let separator = url.query == nil ? "?" : "&"
-        return Movie(name: name, urlString: "\(movie.urlString)\(separator)copy=\(copy)")
     }
 
     /// The string value of a required key, or the error that names the entry and key.
