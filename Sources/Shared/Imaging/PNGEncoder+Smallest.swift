@@ -4,8 +4,7 @@ extension PNGEncoder {
         /// One pass: the per-row filter heuristic (no filter for a palette) and `Deflater.Settings.standard`.
         case standard
         /// Several candidate filter strategies and a cost-driven deflate parse, the smallest result kept
-        /// (`smallestStream`): about ten times slower than `standard`, for files written once and read
-        /// often.
+        /// (`smallestStream`): many times slower than `standard`, for files written once and read often.
         case smallest
     }
 
