@@ -208,6 +208,20 @@ struct Step5Tests {
         }
     }
 
+    @Test("Rows a slow drag brings on screen load before the table stops, with no byte wasted on them")
+    func slowDragsLoadOnTheWay() throws {
+        let shipped = try Self.run("reading", techniques: .all)
+        let held = try Self.run("reading", techniques: Techniques.all.subtracting(.slowDragLoading))
+        // Every scroll of `reading` is a slow drag: with the technique, requests start during them.
+        #expect(Self.startsWhileScrolling(shipped).contains { $0.starts > 0 })
+        #expect(Self.startsWhileScrolling(held).allSatisfy { $0.starts == 0 })
+        #expect(shipped.metric("placeholder_row_seconds") < held.metric("placeholder_row_seconds"))
+        #expect(shipped.metric("bytes_wasted") <= 0.02 * shipped.metric("bytes_downloaded"))
+        // A fling is not a slow drag: its rows still wait for the stop.
+        let fling = try SharedRuns.shared.result(.concurrency, "long-fling")
+        #expect(Self.startsWhileScrolling(fling).allSatisfy { $0.starts == 0 })
+    }
+
     /// For each stretch from a touch-down to the table's rest, how long it lasted and how many requests
     /// started inside it.
     static func startsWhileScrolling(_ run: RunResult) -> [(seconds: Double, starts: Int)] {
