@@ -258,7 +258,9 @@ actor ImageLoader {
             {
                 await leaveLine(ticket)
                 try Task.checkCancellation()
-                if let image = try await decodeAndFilter(cachedData, ticket: ticket, decoded: decoded) {
+                // No preview: the filter follows the read at once, so the row gets one picture, as in
+                // step 4's disk reads.
+                if let image = try await decodeAndFilter(cachedData, ticket: ticket) {
                     Instruments.diskCacheHit()
                     return image
                 }

@@ -28,8 +28,9 @@ final class ListViewController: TableViewController {
     let prefetchDistance = 1
     /// How many short scrolls in one direction, in a row, make a reader, as in step 4.
     let scrollsThatMakeAReader = 4
-    /// How many short scrolls in one direction led, one after another, to the last stop (negative when
-    /// they went up).
+    /// The scroll that led to the last stop: its direction, and whether it was short (reading).
+    private var lastScroll = (isDown: true, isShort: true)
+    /// How many short scrolls in `lastScroll`'s direction led, one after another, to the last stop.
     private var shortScrollsInARow = 0
     let techniques: Techniques
     private var lastStopOffset = 0.0
@@ -269,19 +270,17 @@ final class ListViewController: TableViewController {
         let scrolled = tableView.contentOffset - lastStopOffset
         // A touch that did not move the table changes no guess.
         guard scrolled != 0 else { return }
-        let scrollingDown = scrolled > 0
-        let isShort = abs(scrolled) <= tableView.viewportHeight
-        let goesOn = (shortScrollsInARow > 0) == scrollingDown && shortScrollsInARow != 0
-        shortScrollsInARow =
-            !isShort ? 0 : (scrollingDown ? 1 : -1) * (goesOn ? abs(shortScrollsInARow) + 1 : 1)
-        let isReading = abs(shortScrollsInARow) >= scrollsThatMakeAReader
+        let scroll = (isDown: scrolled > 0, isShort: abs(scrolled) <= tableView.viewportHeight)
+        let goesOn = scroll.isShort && lastScroll.isShort && scroll.isDown == lastScroll.isDown
+        shortScrollsInARow = !scroll.isShort ? 0 : goesOn ? shortScrollsInARow + 1 : 1
+        let readsOn = shortScrollsInARow >= scrollsThatMakeAReader
+        let distance = readsOn ? prefetchDistance : 0
         lastStopOffset = tableView.contentOffset
+        lastScroll = scroll
         prefetchWindow =
-            !isReading
-            ? []
-            : scrollingDown
-                ? Array((last + 1)..<min(movies.count, last + 1 + prefetchDistance))
-                : Array(stride(from: first - 1, through: max(0, first - prefetchDistance), by: -1))
+            scroll.isDown
+            ? Array((last + 1)..<min(movies.count, last + 1 + distance))
+            : Array(stride(from: first - 1, through: max(0, first - distance), by: -1))
         let window = Set(prefetchWindow)
         for row in prefetchTasks.keys.sorted() where !window.contains(row) {
             prefetchTasks.removeValue(forKey: row)?.cancel()
