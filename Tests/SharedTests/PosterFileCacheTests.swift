@@ -3,6 +3,7 @@ import Shared
 import Testing
 
 @testable import Files
+@testable import Posters
 @testable import World
 
 /// The poster file cache kept between processes: private, keyed, and bounded.

@@ -3,6 +3,7 @@ import Shared
 import Testing
 
 @testable import CLI
+@testable import UI
 @testable import World
 
 /// No step keeps its objects alive after they are done: no retain cycles among controllers, operations,

@@ -4,6 +4,7 @@ import Foundation
 import Pictures
 import Report
 import Scenarios
+import UI
 import World
 
 /// The command-line harness every step shares: options, scenario, the run, and the reports.

@@ -38,6 +38,10 @@ public final class SimulatedThread: @unchecked Sendable {
         self.number = number
     }
 
+    /// The virtual time of the scheduler this thread runs on, in microseconds: the clock handed to the
+    /// thread with its host.
+    package var now: Int64 { scheduler.now }
+
     /// The simulated thread running on the calling real thread, if any.
     public static var current: SimulatedThread? {
         guard let pointer = pthread_getspecific(currentKey) else { return nil }

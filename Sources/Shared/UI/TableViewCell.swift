@@ -12,7 +12,7 @@ open class TableViewCell {
     /// An accessory, such as a spinner.
     public var accessoryView: ActivityIndicatorView?
     /// Set by the table when the picture changes, so the screen can be checked at the next commit.
-    var imageChanged = true
+    package var imageChanged = true
 
     /// Makes a cell.
     public required init(reuseIdentifier: String) {

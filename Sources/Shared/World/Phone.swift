@@ -4,6 +4,7 @@ import Imaging
 import Report
 import Runtime
 import Scenarios
+import UI
 
 /// The simulated phone: virtual time, threads, network, disk, memory, the screen, and the app running on
 /// it, driven through one scenario.
@@ -27,11 +28,11 @@ public final class Phone {
     public private(set) var disk: Disk!
 
     let scheduler = Scheduler()
-    let recorder: Recorder
+    package let recorder: Recorder
 
     /// The current virtual time in microseconds since the phone started.
     public var now: Int64 { scheduler.now }
-    let memory = MemoryTracker()
+    package let memory = MemoryTracker()
     private let timeline: GestureTimeline
     /// Decodes and filters, priced.
     let imageWork: ImageWork
@@ -186,13 +187,4 @@ public final class Phone {
         mainLoop.enqueue(warning, origin: nil)
     }
 
-    // MARK: What the app's code asks of the phone
-
-    /// Blocks the main thread (or whichever simulated thread calls) for a UIKit-like cost.
-    func spendOnMain(_ micros: Int64) {
-        SimulatedThread.current?.sleep(for: micros)
-    }
-
-    /// The table changed: late, if a block of a cancelled operation changed it.
-    func tableMutated() { mainLoop.tableMutated() }
 }

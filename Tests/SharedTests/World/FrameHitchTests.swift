@@ -4,6 +4,7 @@ import Testing
 
 @testable import Report
 @testable import Runtime
+@testable import UI
 @testable import World
 
 /// Frames on the 60 Hz vsync grid: a main thread blocked during a scroll makes a hitch of the right size.

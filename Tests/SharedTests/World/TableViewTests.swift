@@ -3,6 +3,7 @@ import Shared
 import Testing
 
 @testable import Runtime
+@testable import UI
 @testable import World
 
 /// A cell that counts what happens to it.

@@ -4,6 +4,7 @@ import Testing
 
 @testable import Catalog
 @testable import Runtime
+@testable import UI
 @testable import World
 
 // The simulated phone's look-alikes, not Foundation's types of the same names.
