@@ -11,16 +11,15 @@ import UI
 ///
 /// Make one per run with `Phone.run(...)`; every run with the same scenario, seed and app is the same run.
 public final class Phone {
-    /// The phone whose simulated thread calls this (nil outside the simulation).
+    /// The phone whose simulated thread calls this (nil outside the simulation), for app code and tests; the
+    /// layers reach their device as the thread's injected host (`SimulatedThread.host`) instead.
     public static var current: Phone? { SimulatedThread.current?.host as? Phone }
 
-    /// The scenario being played.
     public let scenario: Scenario
     /// The seed of every random choice.
     public let seed: UInt64
     /// The catalog rows the app lists (the scenario's `rows`).
     public let movies: [Movie]
-    /// What each kind of work costs.
     public let costs: CostModel
     /// The network the app downloads through.
     public private(set) var network: Network!
@@ -33,7 +32,7 @@ public final class Phone {
     /// The current virtual time in microseconds since the phone started.
     public var now: Int64 { scheduler.now }
     package let memory = MemoryTracker()
-    private let timeline: GestureTimeline
+    let timeline: GestureTimeline
     /// Decodes and filters, priced.
     let imageWork: ImageWork
     /// The app's launches: their threads and queues.
@@ -41,11 +40,11 @@ public final class Phone {
     /// The main thread: blocks and frames in turn.
     let mainLoop: MainRunLoop
     /// Scrolling as the app has seen it: the gestures it has taken in.
-    private let scrolling: ScrollDriver
+    let scrolling: ScrollDriver
     /// The frame clock: vsync, when the next frame is due, and which frames were late.
-    private let frames: FrameClock
+    let frames: FrameClock
     /// What the screen shows: cells, wrong pictures, placeholders and stops.
-    private let screen: ScreenAudit
+    let screen: ScreenAudit
 
     private init(
         scenario: Scenario, seed: UInt64, movies: [Movie], costs: CostModel, keepsTrace: Bool,
@@ -148,43 +147,4 @@ public final class Phone {
     /// Whether the app has nothing left to do: no main-queue work, no frames, no queued operations, no
     /// transfers.
     private var isQuiet: Bool { mainLoop.isIdle && network.isIdle && process.isIdle }
-
-    // MARK: Launch, relaunch, memory warnings
-
-    private func startApp() {
-        recorder.launched()
-        process.start(on: self)
-        scrolling.launched()
-        frames.stop()
-        mainLoop.start { [self] name, body in process.startThread(name: name, on: self, body: body) }
-    }
-
-    private func killApp() {
-        process.kill()
-        mainLoop.appKilled()
-    }
-
-    private func relaunch() {
-        recorder.event(.relaunch)
-        // A finger that landed while the main thread was blocked had already left the stop.
-        screen.leaveOpenStop(
-            at: scrolling.pendingTouchDown(before: scheduler.now + 1) ?? scheduler.now,
-            table: mainLoop.app?.tableView, now: scheduler.now)
-        frames.endScrolling(at: scheduler.now)
-        screen.countPlaceholders(until: scheduler.now)
-        killApp()
-        startApp()
-    }
-
-    private func sendMemoryWarning() {
-        recorder.event(.memoryWarning)
-        let warning = BlockOperation { [weak self] in
-            guard let self, let app = mainLoop.app else { return }
-            let before = memory.liveBytes
-            app.didReceiveMemoryWarning()
-            recorder.memoryWarningHandled(before: before, after: memory.liveBytes)
-        }
-        mainLoop.enqueue(warning, origin: nil)
-    }
-
 }
