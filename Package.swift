@@ -63,12 +63,14 @@ let package = Package(
         + [
             .executableTarget(name: "Compare", dependencies: usesShared),
             .executableTarget(name: "Course", dependencies: usesShared),
+            .target(name: "TestSupport", dependencies: ["Report"], path: "Tests/TestSupport"),
             .testTarget(
-                name: "SharedTests", dependencies: ["Shared"] + layers.map { .target(name: $0.name) },
+                name: "SharedTests",
+                dependencies: ["Shared", "TestSupport"] + layers.map { .target(name: $0.name) },
                 exclude: ["Fixtures/check_encoder.py"], resources: [.copy("Fixtures")]),
             .testTarget(
                 name: "StepTests",
-                dependencies: ["Shared", "Course"] + layers.map { .target(name: $0.name) }
+                dependencies: ["Shared", "Course", "TestSupport"] + layers.map { .target(name: $0.name) }
                     + steps.map { .target(name: $0) }
             ),
         ],

@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import Report
@@ -62,7 +63,7 @@ struct WorldFrameHitchTests {
         #expect(result.metrics.hitches == 1)
         #expect(abs(Double(result.metrics.hitchTimeMicroseconds) - expected) <= framePeriod)
         let hitch = try #require(result.events("hitch").first)
-        let milliseconds = try #require(hitch.number("ms"))
+        let milliseconds = try #require(hitch.milliseconds("ms"))
         #expect(abs(milliseconds - expected / 1000) <= framePeriod / 1000)
         // Hitch time per second of scrolling: about 33 ms over a one-second drag.
         let ratio = result.metrics.hitchTimeRatio
