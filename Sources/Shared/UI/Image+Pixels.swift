@@ -59,7 +59,6 @@ package enum PNGBytes: Hashable, Sendable {
         }
     }
 
-    /// The bytes.
     package var data: Data { data(memo: .shared) }
 
     /// The bytes, a served poster's from `memo` (which makes it again if it let it go).

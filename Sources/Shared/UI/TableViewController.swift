@@ -49,7 +49,6 @@ open class TableViewController {
     /// The user's finger started dragging the table.
     open func scrollViewWillBeginDragging(_ scrollView: TableView) {}
 
-    /// The content moved.
     open func scrollViewDidScroll(_ scrollView: TableView) {}
 
     /// The finger lifted; `decelerate` tells whether the table keeps coasting.

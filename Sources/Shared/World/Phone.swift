@@ -15,22 +15,22 @@ public final class Phone {
     /// layers reach their device as the thread's injected host (`SimulatedThread.host`) instead.
     public static var current: Phone? { SimulatedThread.current?.host as? Phone }
 
-    public let scenario: Scenario
+    package let scenario: Scenario
     /// The seed of every random choice.
-    public let seed: UInt64
+    package let seed: UInt64
     /// The catalog rows the app lists (the scenario's `rows`).
     public let movies: [Movie]
-    public let costs: CostModel
+    package let costs: CostModel
     /// The network the app downloads through.
-    public private(set) var network: Network!
+    package private(set) var network: Network!
     /// The storage the app caches on.
-    public private(set) var disk: Disk!
+    package private(set) var disk: Disk!
 
     let scheduler = Scheduler()
     package let recorder: Recorder
 
     /// The current virtual time in microseconds since the phone started.
-    public var now: Int64 { scheduler.now }
+    package var now: Int64 { scheduler.now }
     package let memory = MemoryTracker()
     let timeline: GestureTimeline
     /// Decodes and filters, priced.
@@ -76,7 +76,7 @@ public final class Phone {
     ///   - step: the step's name, for the report.
     ///   - diskRoot: the folder that holds the phone's disk; nil makes a fresh temporary one, removed after.
     ///   - makeApp: makes the app's controller; called on the simulated main thread at every launch.
-    public static func run(
+    package static func run(
         step: String, scenario: Scenario, seed: UInt64, movies: [Movie],
         options: PhoneOptions = PhoneOptions(),
         makeApp: @escaping () -> TableViewController
