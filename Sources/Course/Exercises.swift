@@ -455,9 +455,9 @@ enum Exercises {
             kind: .change([
                 Edit(
                     file: "ListViewController.swift", inside: "class ListViewController",
-                    old: "let prefetchDistance = 3", new: "let prefetchDistance = 0")
+                    old: "let prefetchDistance = 1", new: "let prefetchDistance = 0")
             ]),
-            task: "Change prefetchDistance = 3 to 0. Predict the wait at reading pace.",
+            task: "Change prefetchDistance = 1 to 0. Predict the wait at reading pace.",
             commands: ["swift run Step4CacheAndPrefetch --scenario reading"],
             hints: [
                 "Prefetch trades bytes for the user's time: look at time_to_visible_ms_p50 and bytes_wasted."

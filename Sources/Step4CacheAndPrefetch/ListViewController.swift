@@ -22,11 +22,17 @@ final class ListViewController: TableViewController {
     var resumeData: [URL: ResumeData] = [:]
     /// URLs that failed in this launch: not tried again until the next one.
     var failedURLs: Set<URL> = []
-    /// How many rows past the screen to prefetch, at most, when the table stops.
-    let prefetchDistance = 3
+    /// How many rows past the screen to prefetch when the table stops: one. Every prefetched poster the
+    /// user never scrolls to is wasted bandwidth, and a reader's next scroll shows the next row first.
+    let prefetchDistance = 1
+    /// How many short scrolls in one direction, in a row, make a reader: only then is the next row a
+    /// good enough guess to spend bytes on.
+    let scrollsThatMakeAReader = 4
     private var lastStopOffset = 0.0
     /// The scroll that led to the last stop: its direction, and whether it was short (reading).
     private var lastScroll = (isDown: true, isShort: true)
+    /// How many short scrolls in `lastScroll`'s direction led, one after another, to the last stop.
+    private var shortScrollsInARow = 0
 
     init(configuration: Configuration) {
         self.configuration = configuration
@@ -339,10 +345,10 @@ final class ListViewController: TableViewController {
     /// Moves the prefetch window to the rows just past the screen in the direction the user was
     /// scrolling, and gives up the prefetches of rows that left it; those still in it go on.
     ///
-    /// The window guesses where a reader goes next, so it is only as long as the last scroll (at most
-    /// `prefetchDistance` rows), and it is empty unless the user reads on: a scroll of at most a screen,
-    /// after another in the same direction. After a longer scroll the user is searching, and after a
-    /// turn back they are looking for something; the next rows are a poor guess either way.
+    /// The window guesses where a reader goes next, so it is empty unless the user reads on: at least
+    /// `scrollsThatMakeAReader` scrolls of at most a screen each, one after another in one direction.
+    /// After a longer scroll the user is searching, and after a turn back they are looking for
+    /// something; the next rows are a poor guess either way.
     func updatePrefetchWindow(after visibleRows: [IndexPath]) {
         guard configuration.isPrefetchingEnabled, let first = visibleRows.first?.row,
             let last = visibleRows.last?.row
@@ -351,9 +357,10 @@ final class ListViewController: TableViewController {
         // A touch that did not move the table changes no guess.
         guard scrolled != 0 else { return }
         let scroll = (isDown: scrolled > 0, isShort: abs(scrolled) <= tableView.viewportHeight)
-        let readsOn = scroll.isShort && lastScroll.isShort && scroll.isDown == lastScroll.isDown
-        let rowsScrolled = Int((abs(scrolled) / tableView.rowHeight).rounded(.up))
-        let distance = readsOn ? min(prefetchDistance, rowsScrolled) : 0
+        let goesOn = scroll.isShort && lastScroll.isShort && scroll.isDown == lastScroll.isDown
+        shortScrollsInARow = !scroll.isShort ? 0 : goesOn ? shortScrollsInARow + 1 : 1
+        let readsOn = shortScrollsInARow >= scrollsThatMakeAReader
+        let distance = readsOn ? prefetchDistance : 0
         lastStopOffset = tableView.contentOffset
         lastScroll = scroll
         prefetchWindow =

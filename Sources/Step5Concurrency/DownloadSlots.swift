@@ -1,8 +1,8 @@
 /// At most a few downloads at once, as step 4's download queue's `maxConcurrentOperationCount`, handed
 /// out in a line: a load takes its place when it is asked for (as an operation is added to a queue),
 /// more eager loads go first and, among equals, the earlier; a slot goes back when the transfer ends.
-/// While suspended (the user is scrolling), as step 4's suspended queue, no download starts, unless a
-/// rate limiter is given: then a visible row's download may start when the limiter has a token.
+/// While suspended (the user is scrolling), as step 4's suspended queue, no download starts, except a
+/// visible row's while the finger drags slowly, or when a rate limiter is given and has a token.
 ///
 /// Part of the `ImageLoader` actor's state, not an actor of its own: a load takes its place in the line
 /// in the same step as it is made, so the line keeps the order the rows asked in, whichever task reaches
@@ -10,6 +10,8 @@
 struct DownloadSlots {
     let limit: Int
     private(set) var isSuspended = false
+    /// Whether visible rows' downloads start even while suspended (the finger drags at reading pace).
+    private var visibleRowsMayStart = false
     private var inUse = 0
     private var line: [Place] = []
     /// Lets a few visible rows' downloads start while the user scrolls; nil holds them all.
@@ -91,6 +93,12 @@ struct DownloadSlots {
         startNext()
     }
 
+    /// Lets visible rows' downloads start while suspended, or holds them again.
+    mutating func setVisibleRowsMayStart(_ mayStart: Bool) {
+        visibleRowsMayStart = mayStart
+        startNext()
+    }
+
     /// Holds (or lets go of) every download that has not started yet.
     mutating func setSuspended(_ suspended: Bool) {
         isSuspended = suspended
@@ -102,8 +110,10 @@ struct DownloadSlots {
     private mutating func startNext() {
         while inUse < limit, let index = mostEager() {
             if isSuspended {
-                // Scrolling: only a visible row, and only with a token.
-                guard line[index].priority >= .userInitiated, rateLimiter?.take(at: now()) == true else {
+                // Scrolling: only a visible row, and only at reading pace or with a token.
+                guard line[index].priority >= .userInitiated,
+                    visibleRowsMayStart || rateLimiter?.take(at: now()) == true
+                else {
                     return
                 }
             }

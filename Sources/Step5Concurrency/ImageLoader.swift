@@ -170,6 +170,16 @@ actor ImageLoader {
         Task(executorPreference: executor) { await self.setSuspended(suspended) }
     }
 
+    /// Lets visible rows' downloads start while the table moves (the finger drags at reading pace), or
+    /// holds them again until it stops.
+    nonisolated func letVisibleRowsStart(_ mayStart: Bool) {
+        Task(executorPreference: executor) { await self.setVisibleRowsMayStart(mayStart) }
+    }
+
+    private func setVisibleRowsMayStart(_ mayStart: Bool) {
+        downloadSlots.setVisibleRowsMayStart(mayStart)
+    }
+
     private func setSuspended(_ suspended: Bool) {
         if !suspended {
             // The table stopped: loads given up while it moved, and not joined again, stop now.
@@ -248,7 +258,9 @@ actor ImageLoader {
             {
                 await leaveLine(ticket)
                 try Task.checkCancellation()
-                if let image = try await decodeAndFilter(cachedData, ticket: ticket, decoded: decoded) {
+                // No preview: the filter follows the read at once, so the row gets one picture, as in
+                // step 4's disk reads.
+                if let image = try await decodeAndFilter(cachedData, ticket: ticket) {
                     Instruments.diskCacheHit()
                     return image
                 }

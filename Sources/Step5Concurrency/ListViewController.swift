@@ -1,8 +1,9 @@
 import Shared
 
 /// The hot-movies list, fifth version: step 4's app in Swift concurrency. Each cell's poster loads in a
-/// `Task` the cell cancels when it is reused; an actor keeps one load per URL; prefetching is a task
-/// group at low priority; posters are decoded at the cell's pixel size.
+/// `Task` the cell cancels when it is reused; an actor keeps one load per URL; posters are decoded at
+/// the cell's pixel size. Rows that a slow drag brings on screen load at once, which fills the screen
+/// without step 4's prefetch guesses (the low-priority prefetch tasks are still here, to measure).
 ///
 /// The controller is isolated to `PhoneMainActor`, the simulated phone's stand-in for `@MainActor`.
 /// The look-alike UIKit in `Shared` is not annotated (steps 1–4 have no actors), so each callback enters
@@ -23,14 +24,26 @@ final class ListViewController: TableViewController {
     var imageCache: ImageCache { display.imageCache }
     /// URLs that failed in this launch: not tried again until the next one.
     var failedURLs: Set<URL> { display.failedURLs }
-    /// How many rows past the screen to prefetch when the table stops.
-    let prefetchDistance = 3
+    /// How many rows past the screen to prefetch when the table stops, as in step 4.
+    let prefetchDistance = 1
+    /// How many short scrolls in one direction, in a row, make a reader, as in step 4.
+    let scrollsThatMakeAReader = 4
+    /// The scroll that led to the last stop: its direction, and whether it was short (reading).
+    private var lastScroll = (isDown: true, isShort: true)
+    /// How many short scrolls in `lastScroll`'s direction led, one after another, to the last stop.
+    private var shortScrollsInARow = 0
     let techniques: Techniques
     private var lastStopOffset = 0.0
     /// The task loading each visible row's poster for a cell, until it ends.
     private var loadTasks: [IndexPath: Task<Void, Never>] = [:]
     /// The task prefetching each row of the prefetch window, until it ends.
     private var prefetchTasks: [Int: Task<Void, Never>] = [:]
+    /// Virtual time, to tell how fast the finger drags.
+    let clock = PhoneClock()
+    /// Where the table was at the last scroll callback of a drag, and when.
+    private var lastDragSample: (offset: Double, time: PhoneClock.Instant)?
+    /// Whether the finger drags at reading pace: rows it brings on screen load at once.
+    private(set) var isDraggingSlowly = false
 
     init(concurrency: Int, techniques: Techniques) {
         self.techniques = techniques
@@ -40,7 +53,7 @@ final class ListViewController: TableViewController {
             diskCache: DiskCache(
                 directory: Disk.shared.cachesDirectory.appendingPathComponent("Posters"),
                 sizeLimit: 20_000_000),
-            clock: PhoneClock())
+            clock: clock)
         super.init()
     }
 
@@ -106,11 +119,15 @@ final class ListViewController: TableViewController {
         }
         cell.imageView.image = Image.placeholder
         indicator.startAnimating()
-        // Only start work while the table is still; scrolling rows may never be looked at. A poster
-        // already on disk costs no network, so it is read even mid-scroll.
+        // Start work while the table is still, or while the finger drags at reading pace; rows flown
+        // past may never be looked at. A poster already on disk costs no network, so it is read even
+        // mid-scroll.
         if !tableView.isDragging && !tableView.isDecelerating {
             startLoad(for: cell, url: url, at: indexPath)
         } else if techniques.contains(.diskWhileScrolling), imageLoader.isOnDisk(url) {
+            startLoad(for: cell, url: url, at: indexPath)
+        } else if isDraggingSlowly {
+            // Reading pace: the row will most likely be on screen when the table stops.
             startLoad(for: cell, url: url, at: indexPath)
         } else if techniques.contains(.rateLimiter) {
             // The load takes its place in the line; the rate limiter decides whether it starts before
@@ -152,11 +169,33 @@ final class ListViewController: TableViewController {
             if !controller.techniques.contains(.prefetchWindow) {
                 controller.cancelPrefetching()
             }
+            controller.lastDragSample = (controller.tableView.contentOffset, controller.clock.now)
         }
     }
 
     nonisolated override func scrollViewDidScroll(_ scrollView: TableView) {
-        PhoneMainActor.assumeIsolated(self) { controller in controller.cancelPrefetchingOutsideWindow() }
+        PhoneMainActor.assumeIsolated(self) { controller in
+            controller.cancelPrefetchingOutsideWindow()
+            if controller.techniques.contains(.slowDragLoading) {
+                controller.measureDragPace()
+            }
+        }
+    }
+
+    /// Tells from the finger's speed since the last scroll callback whether it drags at reading pace
+    /// (at most a screen a second), and lets visible rows' downloads start while it does.
+    func measureDragPace() {
+        var isSlow = false
+        let now = clock.now
+        if tableView.isDragging, let last = lastDragSample {
+            let seconds = Double(now.microseconds - last.time.microseconds) / 1_000_000
+            let distance = abs(tableView.contentOffset - last.offset)
+            isSlow = seconds > 0 && distance <= tableView.viewportHeight * seconds
+        }
+        lastDragSample = tableView.isDragging ? (tableView.contentOffset, now) : nil
+        guard isSlow != isDraggingSlowly else { return }
+        isDraggingSlowly = isSlow
+        imageLoader.letVisibleRowsStart(isSlow)
     }
 
     nonisolated override func scrollViewDidEndDragging(
@@ -174,6 +213,10 @@ final class ListViewController: TableViewController {
 
     /// The table is at rest: the visible rows' loads go first, then the held downloads may start.
     func tableStopped() {
+        if isDraggingSlowly {
+            isDraggingSlowly = false
+            imageLoader.letVisibleRowsStart(false)
+        }
         loadImagesForOnscreenCells()
         imageLoader.suspendDownloads(false)
     }
@@ -218,21 +261,26 @@ final class ListViewController: TableViewController {
     /// The rows to prefetch once the screen has its posters: the next rows in the scroll direction.
     private var prefetchWindow: [Int] = []
 
-    /// Moves the prefetch window to the rows just past the screen in the direction the user was
-    /// scrolling, and cancels the prefetch tasks of rows that left it; those still in it go on. After a
-    /// scroll longer than a screen the window is empty: the user is searching, not reading, and the next
-    /// rows are a poor guess.
+    /// Moves the prefetch window to the row just past the screen in the direction the user was
+    /// scrolling, and cancels the prefetch tasks of rows that left it; those still in it go on. The
+    /// window is empty unless the user reads on (step 4's rule): `scrollsThatMakeAReader` scrolls of at
+    /// most a screen each, one after another in one direction.
     func updatePrefetchWindow(after visibleRows: [IndexPath]) {
         guard let first = visibleRows.first?.row, let last = visibleRows.last?.row else { return }
-        let scrollingDown = tableView.contentOffset >= lastStopOffset
-        let isReading = abs(tableView.contentOffset - lastStopOffset) <= tableView.viewportHeight
+        let scrolled = tableView.contentOffset - lastStopOffset
+        // A touch that did not move the table changes no guess.
+        guard scrolled != 0 else { return }
+        let scroll = (isDown: scrolled > 0, isShort: abs(scrolled) <= tableView.viewportHeight)
+        let goesOn = scroll.isShort && lastScroll.isShort && scroll.isDown == lastScroll.isDown
+        shortScrollsInARow = !scroll.isShort ? 0 : goesOn ? shortScrollsInARow + 1 : 1
+        let readsOn = shortScrollsInARow >= scrollsThatMakeAReader
+        let distance = readsOn ? prefetchDistance : 0
         lastStopOffset = tableView.contentOffset
+        lastScroll = scroll
         prefetchWindow =
-            !isReading
-            ? []
-            : scrollingDown
-                ? Array((last + 1)..<min(movies.count, last + 1 + prefetchDistance))
-                : Array(stride(from: first - 1, through: max(0, first - prefetchDistance), by: -1))
+            scroll.isDown
+            ? Array((last + 1)..<min(movies.count, last + 1 + distance))
+            : Array(stride(from: first - 1, through: max(0, first - distance), by: -1))
         let window = Set(prefetchWindow)
         for row in prefetchTasks.keys.sorted() where !window.contains(row) {
             prefetchTasks.removeValue(forKey: row)?.cancel()

@@ -30,11 +30,11 @@ enum Step5Ablation {
             name: "disk cache", technique: .diskCache, scenario: "relaunch",
             keys: ["requests_started", "bytes_downloaded", "disk_cache_hits"]),
         Entry(
-            name: "prefetch", technique: .prefetch, scenario: "reading",
+            name: "loading at reading pace", technique: .slowDragLoading, scenario: "reading",
             keys: ["time_to_visible_ms_p95", "placeholder_row_seconds", "bytes_wasted"]),
         Entry(
-            name: "prefetch window (put in)", technique: .prefetchWindow, scenario: "slow-reuse",
-            keys: ["bytes_downloaded", "bytes_wasted", "placeholder_row_seconds"], isLeftOut: true),
+            name: "prefetch (put in)", technique: .prefetch, scenario: "reading",
+            keys: ["placeholder_row_seconds", "bytes_downloaded", "bytes_wasted"], isLeftOut: true),
         Entry(
             name: "rate limiter (put in)", technique: .rateLimiter, scenario: "long-fling",
             keys: ["placeholder_row_seconds", "requests_started", "bytes_wasted"], isLeftOut: true),
