@@ -30,11 +30,11 @@ public final class Image: @unchecked Sendable {
     /// What kind of picture this is.
     public let kind: Kind
     /// The URL the poster's bytes were served from; nil for the placeholder and the failure image.
-    public let sourceURL: String?
+    package let sourceURL: String?
     /// The download whose bytes made this picture, if it came straight from the network in this launch.
     package let downloadID: Int?
     /// Whether the sepia filter has been applied.
-    public let isFiltered: Bool
+    package let isFiltered: Bool
     private let tracker: MemoryTracker?
     private var cachedHash: String?
 
@@ -97,7 +97,7 @@ public final class Image: @unchecked Sendable {
     }
 
     /// The workbook's pixel hash of this picture (`Bitmap.contentHash`), computed once.
-    public var contentHash: String {
+    package var contentHash: String {
         if let cachedHash { return cachedHash }
         let hash = PosterMemo.shared.hash(of: bitmap)
         cachedHash = hash
