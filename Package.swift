@@ -17,11 +17,17 @@ let layers: [(name: String, folders: [String], uses: [String], resources: [Strin
     ("Catalog", ["Catalog"], ["Files"], ["Resources/movies.plist"]),
     ("Runtime", ["Runtime"], [], []),
     ("Scenarios", ["Scenarios"], ["Files"], ["Resources/Scenarios"]),
+    ("Posters", ["Posters"], ["Imaging", "Files"], []),
+    ("UI", ["UI"], ["Imaging", "Runtime", "Scenarios", "Posters"], []),
     ("Report", ["Report"], ["Imaging", "Runtime"], []),
-    ("World", ["World", "UI"], ["Imaging", "Files", "Catalog", "Runtime", "Scenarios", "Report"], []),
+    (
+        "World", ["World"],
+        ["Imaging", "Files", "Catalog", "Runtime", "Scenarios", "Posters", "UI", "Report"],
+        []
+    ),
     ("Concurrency", ["Concurrency"], ["Runtime", "World"], []),
     ("Pictures", ["Pictures"], ["Imaging", "Files", "Report"], ["Resources/Unifont"]),
-    ("CLI", ["CLI"], ["Files", "Catalog", "Scenarios", "Report", "World", "Pictures"], []),
+    ("CLI", ["CLI"], ["Files", "Catalog", "Scenarios", "UI", "Report", "World", "Pictures"], []),
 ]
 
 /// Everything in `Sources/Shared`: each target takes its own part and excludes the rest.
@@ -57,12 +63,14 @@ let package = Package(
         + [
             .executableTarget(name: "Compare", dependencies: usesShared),
             .executableTarget(name: "Course", dependencies: usesShared),
+            .target(name: "TestSupport", dependencies: ["Report"], path: "Tests/TestSupport"),
             .testTarget(
-                name: "SharedTests", dependencies: ["Shared"] + layers.map { .target(name: $0.name) },
+                name: "SharedTests",
+                dependencies: ["Shared", "TestSupport"] + layers.map { .target(name: $0.name) },
                 exclude: ["Fixtures/check_encoder.py"], resources: [.copy("Fixtures")]),
             .testTarget(
                 name: "StepTests",
-                dependencies: ["Shared", "Course"] + layers.map { .target(name: $0.name) }
+                dependencies: ["Shared", "Course", "TestSupport"] + layers.map { .target(name: $0.name) }
                     + steps.map { .target(name: $0) }
             ),
         ],

@@ -7,9 +7,12 @@
 @_exported import Files
 @_exported import Imaging
 @_exported import Pictures
+@_exported import Posters
 @_exported import Report
 @_exported import Runtime
 @_exported import Scenarios
+@_exported import UI
 @_exported import World
+
 @_exported import struct Foundation.Data
 @_exported import struct Foundation.URL

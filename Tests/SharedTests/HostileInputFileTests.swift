@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import CLI
@@ -13,14 +14,6 @@ import Testing
 /// a message naming the file (or the option) and what is expected, and nothing traps.
 @Suite("Hostile input files and folders")
 struct HostileInputFileTests {
-    /// A fresh folder under the temporary directory, removed by the caller.
-    func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "hostile-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// A sparse file of `bytes` bytes (instant to make, whatever its size).
     func sparseFile(_ url: URL, bytes: UInt64, startingWith prefix: String) throws {
         try Data(prefix.utf8).write(to: url)
@@ -31,7 +24,7 @@ struct HostileInputFileTests {
 
     @Test("A 50 MB scenario file is refused from its size, quickly, naming the file and the limit")
     func hugeScenarioFile() throws {
-        let folder = try temporaryFolder()
+        let folder = try StepFixtures.folder("hostile")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("huge.scenario")
         try sparseFile(file, bytes: 50_000_000, startingWith: "wait 1s\n")
@@ -46,7 +39,7 @@ struct HostileInputFileTests {
 
     @Test("A scenario file just under the limit is still read (and judged on its lines)")
     func scenarioAtTheLimit() throws {
-        let folder = try temporaryFolder()
+        let folder = try StepFixtures.folder("hostile")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("long.scenario")
         let line = "# a comment to pad the file out, line after line, up to its size limit\n"
@@ -61,7 +54,7 @@ struct HostileInputFileTests {
 
     @Test("A FIFO, a device and a directory are named as such and never read; a sparse file by its size")
     func notRegularFiles() throws {
-        let folder = try temporaryFolder()
+        let folder = try StepFixtures.folder("hostile")
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("fifo")
         #expect(mkfifo(fifo.path, 0o600) == 0)
@@ -98,7 +91,7 @@ struct HostileInputFileTests {
 
     @Test("A 50 MB catalog is refused from its size, naming the file")
     func hugeCatalogFile() throws {
-        let folder = try temporaryFolder()
+        let folder = try StepFixtures.folder("hostile")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("movies.plist")
         try sparseFile(file, bytes: 50_000_000, startingWith: "<?xml version=\"1.0\"?>")
@@ -180,7 +173,7 @@ struct HostileInputFileTests {
 
     @Test("A --posters folder that is missing, a file, or holds no PNG files is refused, naming --posters")
     func badPostersFolders() throws {
-        let folder = try temporaryFolder()
+        let folder = try StepFixtures.folder("hostile")
         defer { try? FileManager.default.removeItem(at: folder) }
         let missing = folder.appendingPathComponent("absent")
         let file = folder.appendingPathComponent("poster.png")
@@ -198,7 +191,7 @@ struct HostileInputFileTests {
 
     @Test("An unreadable --posters folder is refused, naming --posters")
     func unreadablePostersFolder() throws {
-        let folder = try temporaryFolder()
+        let folder = try StepFixtures.folder("hostile")
         defer {
             try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
             try? FileManager.default.removeItem(at: folder)

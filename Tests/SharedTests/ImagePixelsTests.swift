@@ -3,6 +3,8 @@ import Shared
 import Testing
 
 @testable import Imaging
+@testable import Posters
+@testable import UI
 @testable import World
 
 /// A picture keeps how its pixels were made, not the pixels (`ImagePixels`), and remembers a served

@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import Catalog
@@ -20,8 +21,7 @@ struct MovieCatalogTests {
 
     /// Writes text to a fresh temporary file and returns its URL.
     func temporaryFile(_ text: String, name: String = "movies") throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("\(name)-\(UUID().uuidString).plist")
+        let url = StepFixtures.path(name, suffix: ".plist")
         try Data(text.utf8).write(to: url)
         return url
     }
@@ -236,12 +236,9 @@ struct MovieCatalogTests {
 
     @Test("A missing file and a directory are unreadable, with the reason")
     func unreadableFiles() throws {
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "absent-\(UUID().uuidString)")
+        let missing = StepFixtures.path("absent")
         #expect(loadError(missing) == .unreadableFile(path: missing.path, reason: "no such file"))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "dir-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try StepFixtures.folder("dir")
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(
             loadError(directory)

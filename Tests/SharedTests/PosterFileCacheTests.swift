@@ -1,26 +1,21 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import Files
+@testable import Posters
 @testable import World
 
 /// The poster file cache kept between processes: private, keyed, and bounded.
 @Suite("Poster file cache")
 struct PosterFileCacheTests {
-    func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pcache-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     static let key = [UInt8](repeating: 0x42, count: 32)
     static let url = "https://img1.posters.test/a.png"
 
     @Test("A stored poster comes back; one rewritten without the key, with an unkeyed SHA-256, does not")
     func forgedEntry() throws {
-        let folder = try temporaryFolder()
+        let folder = try StepFixtures.folder("pcache")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = PosterFileCache(folder: folder, key: Self.key, capacity: 1 << 20)
         let poster = PosterGenerator.pngData(for: Self.url)
@@ -42,7 +37,7 @@ struct PosterFileCacheTests {
 
     @Test("The folder stays under its capacity, dropping the least recently used posters")
     func leastRecentlyUsed() throws {
-        let folder = try temporaryFolder()
+        let folder = try StepFixtures.folder("pcache")
         defer { try? FileManager.default.removeItem(at: folder) }
         let posters = (0..<12).map { "https://img1.posters.test/\($0).png" }
         let sizes = posters.map { PosterGenerator.pngData(for: $0).count + 64 }
@@ -73,7 +68,7 @@ struct PosterFileCacheTests {
 
     @Test("The private folder is made 0700 under XDG_CACHE_HOME, and loose permissions are tightened")
     func privateFolder() throws {
-        let folder = try temporaryFolder()
+        let folder = try StepFixtures.folder("pcache")
         defer { try? FileManager.default.removeItem(at: folder) }
         let location = try #require(
             PrivateFolder.location(environment: ["XDG_CACHE_HOME": folder.path, "HOME": "/nonexistent"]))
@@ -94,7 +89,7 @@ struct PosterFileCacheTests {
 
     @Test("A folder that belongs to another user, or a link in its place, is refused")
     func foreignFolder() throws {
-        let folder = try temporaryFolder()
+        let folder = try StepFixtures.folder("pcache")
         defer { try? FileManager.default.removeItem(at: folder) }
         let link = folder.appendingPathComponent("linked")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: folder.path)

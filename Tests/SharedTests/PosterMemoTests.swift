@@ -3,6 +3,7 @@ import Shared
 import Testing
 
 @testable import Imaging
+@testable import Posters
 @testable import World
 
 @Suite("Poster memo")

@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import Imaging
@@ -40,13 +41,6 @@ struct ScenarioParserTests {
         } catch {
             return error
         }
-    }
-
-    /// A fresh temporary path with the given extension.
-    func temporaryPath(_ suffix: String = ".scenario") -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent(
-            "scenario-\(UUID().uuidString)\(suffix)"
-        ).path
     }
 
     @Test("The built-in names are the seven documented scenarios, sorted")
@@ -320,7 +314,7 @@ struct ScenarioParserTests {
 
     @Test("Loading a scenario file by path names it after the file")
     func loadsFileByPath() throws {
-        let path = temporaryPath()
+        let path = StepFixtures.path("scenario", suffix: ".scenario").path
         try Data("rows 30\nwait 1s\nfling to row 29\n".utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let scenario = try ScenarioParser.load(path)
@@ -337,7 +331,7 @@ struct ScenarioParserTests {
         #expect(unknown?.message.contains("no built-in scenario") == true)
         let names = "course, flaky, long-fling, mix-up, reading, relaunch, slow-reuse"
         #expect(unknown?.message.contains(names) == true)
-        let path = temporaryPath()
+        let path = StepFixtures.path("scenario", suffix: ".scenario").path
         let missing = loadError(path)
         #expect(missing?.source == path)
         #expect(missing?.message.contains("no such file") == true)
@@ -347,7 +341,7 @@ struct ScenarioParserTests {
 
     @Test("A directory where a scenario file belongs is refused")
     func directoryIsRefused() throws {
-        let path = temporaryPath("")
+        let path = StepFixtures.path("scenario").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let error = loadError(path)
@@ -357,7 +351,7 @@ struct ScenarioParserTests {
 
     @Test("Bytes that are not UTF-8 are refused, naming the file and the line")
     func nonUTF8IsRefused() throws {
-        let path = temporaryPath()
+        let path = StepFixtures.path("scenario", suffix: ".scenario").path
         var bytes = Array("rows 10\nwait 1s\n".utf8)
         bytes += [0x77, 0x61, 0x69, 0x74, 0x20, 0xFF, 0xFE, 0x0A]
         bytes += Array("wait 1s\n".utf8)
@@ -371,7 +365,7 @@ struct ScenarioParserTests {
 
     @Test("An empty file on disk is refused")
     func emptyFileIsRefused() throws {
-        let path = temporaryPath()
+        let path = StepFixtures.path("scenario", suffix: ".scenario").path
         try Data().write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(loadError(path)?.message.contains("the file is empty") == true)

@@ -3,6 +3,7 @@ import Shared
 import Testing
 
 @testable import Report
+@testable import UI
 
 @Suite("Trace events and their JSON Lines")
 struct TraceEventTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import Catalog
@@ -59,9 +60,7 @@ struct UnifontTests {
 
     @Test("A damaged or missing glyph file gives no glyphs rather than a crash")
     func damagedFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "unifont-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try StepFixtures.folder("unifont")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("pages.bin")
         try Data(Array("UNIFONT1".utf8) + [0, 0, 0, 1, 0x00, 0x4E, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]).write(

@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 /// A cache folder the run cannot use is refused before the run, with the option named.
@@ -7,8 +8,7 @@ import Testing
 struct CacheDirectoryTests {
     @Test("A file where the cache folder belongs is refused before anything runs")
     func fileInsteadOfFolder() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "cache-file-\(UUID().uuidString)")
+        let file = StepFixtures.path("cache-file")
         try Data("not a folder".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         var options = RunOptions()
@@ -27,8 +27,7 @@ struct CacheDirectoryTests {
 
     @Test("A cache folder under a file cannot be made and is refused before anything runs")
     func folderUnderAFile() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "cache-parent-\(UUID().uuidString)")
+        let file = StepFixtures.path("cache-parent")
         try Data().write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         var options = RunOptions()

@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 /// No wrong picture from a cache: entries filled from other posters, forged, filed under another URL,

@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 
 /// A step executable run as a child process, with its peak memory and wall time measured by the kernel
 /// (its `/proc` high-water mark, polled until it exits), for the tests that bound what bad input may cost.

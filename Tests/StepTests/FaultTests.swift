@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import CLI
@@ -9,9 +10,6 @@ import Testing
 /// The built-in `flaky` scenario's faults, and how each step meets them.
 @Suite("Network faults")
 struct FaultTests {
-    /// A URL as the trace spells it.
-    static func traced(_ url: String) -> String { JSONText.string(url) }
-
     @Test(
         "On flaky only rows whose poster failed show the failure image, in every step",
         arguments: Step.allCases)
@@ -21,13 +19,12 @@ struct FaultTests {
         #expect(run.finalScreen.rows.contains { $0.shows == "image" })
         #expect(run.finalScreen.rows.allSatisfy { $0.shows != "placeholder" })
         let failedRequests = Set(
-            run.events("request_end").filter { $0.field("status") != "200" }.compactMap { $0.field("url") })
+            run.events("request_end").filter { $0.number("status") != 200 }.compactMap { $0.text("url") })
         let failedDecodes = Set(
-            run.events("decode").filter { $0.field("ok") == "false" }.compactMap { $0.field("url") })
+            run.events("decode").filter { $0.flag("ok") == false }.compactMap { $0.text("url") })
         for row in run.finalScreen.rows where row.shows == "failed" {
-            let url = Self.traced(row.url)
             let cause =
-                failedRequests.contains(url) || failedDecodes.contains(url)
+                failedRequests.contains(row.url) || failedDecodes.contains(row.url)
                 || URL(string: row.url)?.host == nil
             #expect(
                 cause,
@@ -38,10 +35,10 @@ struct FaultTests {
     @Test("The flaky run meets every kind of fault")
     func everyFaultHappens() throws {
         let run = try SharedRuns.shared.result(.cacheAndPrefetch, "flaky")
-        let statuses = Set(run.events("request_end").compactMap { $0.field("status") })
+        let statuses = Set(run.events("request_end").compactMap { $0.number("status") })
         // 0: timeout, refusal or dropped body; 404: a removed poster; 500: a server error.
-        #expect(statuses.isSuperset(of: ["0", "200", "404", "500"]), "\(statuses.sorted())")
-        #expect(run.events("decode").contains { $0.field("ok") == "false" }, "a corrupt body fails to decode")
+        #expect(statuses.isSuperset(of: [0, 200, 404, 500]), "\(statuses.sorted())")
+        #expect(run.events("decode").contains { $0.flag("ok") == false }, "a corrupt body fails to decode")
     }
 
     @Test("Step 4 retries transient failures at most twice and never a 404 or an invalid URL")
@@ -54,18 +51,18 @@ struct FaultTests {
         var finalFailure: Set<String> = []
         var retries = 0
         for event in run.trace {
-            guard let url = event.field("url") else { continue }
+            guard let url = event.text("url") else { continue }
             switch event.name {
             case "request_start":
                 #expect(
                     !finalFailure.contains(url), "\(url) was asked for again after a 404 or an invalid URL")
                 if previousFailed[url] == true { retries += 1 }
             case "request_end":
-                let status = event.field("status")
-                previousFailed[url] = status != "200"
-                failuresInARow[url] = status == "200" ? 0 : failuresInARow[url, default: 0] + 1
+                let status = event.number("status")
+                previousFailed[url] = status != 200
+                failuresInARow[url] = status == 200 ? 0 : failuresInARow[url, default: 0] + 1
                 #expect(failuresInARow[url, default: 0] <= 3, "\(url) failed more than three times in a row")
-                if status == "404" || url.contains("NO URL") || !url.hasPrefix("\"http") {
+                if status == 404 || url.contains("NO URL") || !url.hasPrefix("http") {
                     finalFailure.insert(url)
                 }
             case "request_cancel":
@@ -76,7 +73,7 @@ struct FaultTests {
         }
         // The metric means what it says: requests whose previous request for the URL failed.
         #expect(Double(retries) == run.metric("retries"))
-        #expect(run.events("request_end").contains { $0.field("status") == "404" })
+        #expect(run.events("request_end").contains { $0.number("status") == 404 })
     }
 
     @Test("A retried row that succeeds shows its poster, not the failure image")
@@ -84,12 +81,12 @@ struct FaultTests {
         let run = try SharedRuns.shared.result(.cacheAndPrefetch, "flaky")
         let recovered = run.trace.indices.filter { index in
             let event = run.trace[index]
-            guard event.name == "request_end", event.field("status") == "200", let url = event.field("url")
+            guard event.name == "request_end", event.number("status") == 200, let url = event.text("url")
             else {
                 return false
             }
-            return run.trace[..<index].last { $0.name == "request_end" && $0.field("url") == url }?
-                .field("status") == "0"
+            return run.trace[..<index].last { $0.name == "request_end" && $0.text("url") == url }?
+                .number("status") == 0
         }
         #expect(!recovered.isEmpty, "some transient failure was retried into a success")
     }

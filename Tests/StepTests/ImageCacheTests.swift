@@ -4,6 +4,7 @@ import Testing
 
 @testable import Imaging
 @testable import Step4CacheAndPrefetch
+@testable import UI
 @testable import World
 
 /// Step 4's memory cache on its own: bounded by cost, evicting the least recently used poster first.

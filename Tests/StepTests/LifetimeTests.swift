@@ -1,8 +1,10 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import CLI
+@testable import UI
 @testable import World
 
 /// No step keeps its objects alive after they are done: no retain cycles among controllers, operations,

@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import CLI
@@ -34,7 +35,7 @@ struct PicturesTests {
         #expect(svg.count("line", "mw") == run.events("memory_warning").count)
         #expect(svg.count("line", "rl") == run.events("relaunch").count)
         let threads = Set(
-            run.trace.compactMap { $0.field("thread") }.map { String($0.dropFirst().dropLast()) }
+            run.trace.compactMap { $0.text("thread") }
         ).subtracting(["main"])
         for thread in threads {
             #expect(svg.texts.contains(thread), "no lane for \(thread)")
@@ -127,10 +128,8 @@ struct PicturesTests {
     @Test("Exported PNGs decode to the screen's size and show the posters' colours in the thumbnails")
     func exportedScreensShowPosters() throws {
         let run = try SharedRuns.shared.result(.idleOnly, "course")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pictures-export-\(UUID().uuidString)")
+        let folder = try StepFixtures.folder("pictures-export")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let names = try PictureExport.write(run, to: folder)
         #expect(names == names.sorted())
         let listed = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
@@ -188,8 +187,7 @@ struct PicturesTests {
         #expect(throws: WorkbookError.self) {
             try Workbook.run(step: "Step1Naive", options: timeline, makeApp: Step.naive.makeApp)
         }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pictures-\(UUID().uuidString)")
+        let file = StepFixtures.path("pictures")
         try Data("x".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         var export = RunOptions()

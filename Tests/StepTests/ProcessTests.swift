@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 /// The step executables as a user runs them: exit codes, messages, pipes, and two at once on one cache.

@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 /// Each step's improvement over the previous one, measured on several built-in scenarios.
@@ -45,15 +46,15 @@ struct ProgressionTests {
     @Test("Step 3 starts no request while the table is dragging or decelerating", arguments: Scenarios.all)
     func stepThreeStartsNothingWhileScrolling(scenario: String) throws {
         let run = try SharedRuns.shared.result(.idleOnly, scenario)
-        var state = "\"idle\""
+        var state = TraceEvent.ScrollState.idle
         var requestsWhileScrolling: [Int64] = []
         var requests = 0
         for event in run.trace {
-            if event.name == "scroll_state" { state = event.field("state") ?? state }
-            if event.name == "relaunch" { state = "\"idle\"" }
+            if let scrollState = event.scrollState { state = scrollState }
+            if event.name == "relaunch" { state = .idle }
             if event.name == "request_start" {
                 requests += 1
-                if state != "\"idle\"" { requestsWhileScrolling.append(event.time) }
+                if state != .idle { requestsWhileScrolling.append(event.time) }
             }
         }
         #expect(requests > 0)
@@ -65,11 +66,11 @@ struct ProgressionTests {
     @Test("Step 2, unlike step 3, starts requests while the table scrolls")
     func stepTwoStartsRequestsWhileScrolling() throws {
         let run = try SharedRuns.shared.result(.background, "course")
-        var state = "\"idle\""
+        var state = TraceEvent.ScrollState.idle
         var requestsWhileScrolling = 0
         for event in run.trace {
-            if event.name == "scroll_state" { state = event.field("state") ?? state }
-            if event.name == "request_start", state != "\"idle\"" { requestsWhileScrolling += 1 }
+            if let scrollState = event.scrollState { state = scrollState }
+            if event.name == "request_start", state != .idle { requestsWhileScrolling += 1 }
         }
         #expect(requestsWhileScrolling > 0)
     }
@@ -83,7 +84,7 @@ struct ProgressionTests {
         var repeats: [String] = []
         for event in run.trace {
             if event.name == "relaunch" { completed = [] }
-            if event.name == "request_end", event.field("status") == "200", let url = event.field("url") {
+            if event.name == "request_end", event.number("status") == 200, let url = event.text("url") {
                 if !completed.insert(url).inserted { repeats.append(url) }
             }
         }
@@ -105,12 +106,12 @@ struct ProgressionTests {
         var relaunched = false
         for event in run.trace {
             if event.name == "relaunch" { relaunched = true }
-            if event.name == "request_end", event.field("status") == "200", let url = event.field("url"),
+            if event.name == "request_end", event.number("status") == 200, let url = event.text("url"),
                 !relaunched
             {
                 beforeRelaunch.insert(url)
             }
-            if event.name == "request_start", relaunched, let url = event.field("url"),
+            if event.name == "request_start", relaunched, let url = event.text("url"),
                 beforeRelaunch.contains(url)
             {
                 afterRelaunchRequests.append(url)

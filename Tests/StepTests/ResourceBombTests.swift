@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 /// Inputs that once took gigabytes or minutes, each run as a child process whose peak memory and wall

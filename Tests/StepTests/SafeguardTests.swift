@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 /// What each safeguard of steps 3 and 4 keeps from the user. `Scripts/check-safeguards` removes the
@@ -65,7 +66,7 @@ struct SafeguardTests {
             MovieCatalog.bundled().rows(60).first { $0.urlString.hasSuffix(Self.sharedPoster) }?.urlString)
         #expect(try Self.rows(showing: url, rows: 60) == [13, 15])
         let downloads = run.events("request_end").filter {
-            $0.text("url") == url && $0.field("status") == "200"
+            $0.text("url") == url && $0.number("status") == 200
         }
         #expect(downloads.count == 1)
         #expect(run.metric("duplicate_downloads") == 0)
@@ -156,7 +157,7 @@ struct SafeguardTests {
             if event.name == "request_cancel", let bytes = event.number("bytes") {
                 received[url, default: 0] += bytes
             }
-            if event.name == "request_response", event.field("status") == "206" {
+            if event.name == "request_response", event.number("status") == 206 {
                 resumed += 1
                 // Only a URL with bytes left over from a cancelled transfer is resumed, never from img2.
                 #expect((received[url] ?? 0) > 0, "\(url) resumed with nothing received")
@@ -168,22 +169,7 @@ struct SafeguardTests {
         // What a resume saves shows in the bytes: without it, the same run downloads more.
         let without = try AblationBlocks.result(
             "Step4CacheAndPrefetch --without resume-downloads", scenario: "slow-reuse")
-        #expect(without.events("request_response").allSatisfy { $0.field("status") != "206" })
+        #expect(without.events("request_response").allSatisfy { $0.number("status") != 206 })
         #expect(run.metric("bytes_wasted") < without.metric("bytes_wasted"))
-    }
-}
-
-extension TraceEvent {
-    /// A text field's value, without its JSON quotes (nil for JSON null or a missing field).
-    func text(_ key: String) -> String? {
-        guard let json = field(key), json.hasPrefix("\""), json.hasSuffix("\""), json.count >= 2 else {
-            return nil
-        }
-        return String(json.dropFirst().dropLast())
-    }
-
-    /// A number field's value.
-    func number(_ key: String) -> Int? {
-        field(key).flatMap { Int($0) }
     }
 }

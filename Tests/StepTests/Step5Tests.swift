@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import Step5Concurrency
@@ -168,9 +169,9 @@ struct Step5Tests {
     @Test("The work runs on the phone's threads: decodes and filters on the cooperative pool, never on main")
     func workRunsOnThePool() throws {
         let run = try SharedRuns.shared.result(.concurrency, "course")
-        let threads = Set((run.events("decode") + run.events("filter")).compactMap { $0.field("thread") })
+        let threads = Set((run.events("decode") + run.events("filter")).compactMap { $0.text("thread") })
         #expect(!threads.isEmpty)
-        #expect(threads.allSatisfy { $0.hasPrefix("\"cooperative-pool-") })
+        #expect(threads.allSatisfy { $0.hasPrefix("cooperative-pool-") })
     }
 
     @Test("Step 5's sources promise no Sendable the compiler cannot check")
@@ -225,7 +226,7 @@ struct Step5Tests {
         var stretches: [(start: Int64, end: Int64)] = []
         var movingSince: Int64?
         for event in run.events("scroll_state") {
-            let idle = event.field("state") == "\"idle\""
+            let idle = event.scrollState == .idle
             if idle, let start = movingSince {
                 stretches.append((start, event.time))
                 movingSince = nil

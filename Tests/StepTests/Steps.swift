@@ -116,21 +116,9 @@ extension RunResult {
         metrics.entries.first { $0.key == key }?.value.number ?? .nan
     }
 
-    /// The trace events with a given name.
-    func events(_ name: String) -> [TraceEvent] {
-        trace.filter { $0.name == name }
-    }
-
     /// The final screen's image hashes, row by row.
     var finalHashes: [String] {
         finalScreen.rows.map { "\($0.row):\($0.shows):\($0.imageHash ?? "-")" }
-    }
-}
-
-extension TraceEvent {
-    /// A field's raw JSON value.
-    func field(_ key: String) -> String? {
-        fields.first { $0.key == key }?.value.json
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import Report
@@ -26,7 +27,7 @@ struct TimingTrace {
 
     init(_ result: RunResult) {
         for event in result.trace {
-            let start = event.field("start_us").flatMap { Int64($0) } ?? event.time
+            let start = event.number("start_us").map(Int64.init) ?? event.time
             let span = Span(start: start, end: event.time)
             switch event.name {
             case "scroll_interval": intervals.append(span)

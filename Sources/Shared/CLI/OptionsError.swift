@@ -1,5 +1,5 @@
 /// A command line the steps cannot run with; the harness prints it and exits with code 2.
-public enum OptionsError: Error, Equatable, CustomStringConvertible {
+package enum OptionsError: Error, Equatable, CustomStringConvertible {
     /// An option no step knows, with the closest known option when one is within two edits.
     case unknownOption(String, suggestion: String?)
     /// An option that needs a value came last or was followed by another option.

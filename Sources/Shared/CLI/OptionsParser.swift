@@ -4,7 +4,7 @@ import Scenarios
 ///
 /// Options take their value as the next argument (`--seed 7`) or after an equals sign (`--seed=7`); flags
 /// take none. Each option may be given once. `-h` is `--help`.
-public enum OptionsParser {
+package enum OptionsParser {
     /// What an option expects after it.
     enum ValueKind: Equatable {
         /// A flag: no value.
@@ -65,7 +65,7 @@ public enum OptionsParser {
 
     /// Reads the arguments (without the program name) into options. `accepting` narrows the options to
     /// those names (with their dashes, `--seed`), for a program that takes only some of them (`Compare`).
-    public static func parse(_ arguments: [String], accepting: Set<String>? = nil) throws(OptionsError)
+    package static func parse(_ arguments: [String], accepting: Set<String>? = nil) throws(OptionsError)
         -> RunOptions
     {
         let options =
@@ -118,7 +118,7 @@ public enum OptionsParser {
 
     /// The help: a usage line, one line per option (those named in `accepting`, or all), and the built-in
     /// scenarios.
-    public static func helpText(program: String, summary: String, accepting: Set<String>? = nil) -> String {
+    package static func helpText(program: String, summary: String, accepting: Set<String>? = nil) -> String {
         let options =
             accepting.map { names in Self.options.filter { names.contains($0.name) } } ?? Self.options
         let labels = options.map { option -> String in

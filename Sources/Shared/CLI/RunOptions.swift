@@ -7,28 +7,57 @@ public struct RunOptions: Sendable, Equatable {
     /// A seed that overrides the scenario's (`--seed`).
     public var seed: UInt64?
     /// Print one JSON object instead of the text report (`--json`).
-    public var json: Bool = false
+    package var json: Bool = false
     /// Write a JSON Lines event trace to this file (`--trace`).
-    public var tracePath: String?
+    package var tracePath: String?
     /// Keep the disk cache in this directory across runs instead of a fresh temporary one (`--cache-dir`).
-    public var cacheDirectory: String?
+    package var cacheDirectory: String?
     /// Override the step's download concurrency, 1…64 (`--concurrency`).
     public var concurrency: Int?
     /// Step 4's techniques to turn off, to see what each buys (`--without`); sorted, each once.
     public var without: [Technique] = []
     /// Serve real PNG files from this folder instead of generated posters (`--posters`).
-    public var postersDirectory: String?
+    package var postersDirectory: String?
     /// Draw the whole run as an SVG picture into this file (`--timeline`).
-    public var timelinePath: String?
+    package var timelinePath: String?
     /// Print the visible rows at every filled scroll stop and at the end (`--screens`).
-    public var screens: Bool = false
+    package var screens: Bool = false
     /// Write PNGs of each stop's screen, the end screen and the posters into this directory (`--export`).
-    public var exportDirectory: String?
+    package var exportDirectory: String?
     /// Terminal colours for the `--screens` thumbnails (`--color`).
-    public var color: ColorMode = .auto
+    package var color: ColorMode = .auto
     /// Print the help text and exit (`--help`, `-h`).
-    public var help: Bool = false
+    package var help: Bool = false
 
     /// The defaults: the `course` scenario, its own seed, a text report, no extra files.
     public init() {}
+}
+
+/// One of step 4's techniques, as `--without` names it; steps 1 to 3 have none of them and ignore it.
+public enum Technique: String, CaseIterable, Sendable, Comparable {
+    case memoryCache = "memory-cache"
+    case diskCache = "disk-cache"
+    case oneLoadPerURL = "one-load-per-url"
+    case cancelOnReuse = "cancel-on-reuse"
+    case resumeDownloads = "resume-downloads"
+    case prefetch
+    case diskWhileScrolling = "disk-while-scrolling"
+    case extraConcurrency = "extra-concurrency"
+    case windowedCancel = "windowed-cancel"
+    case keepOnScreen = "keep-on-screen"
+    case rememberFailures = "remember-failures"
+
+    public static func < (lhs: Technique, rhs: Technique) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// Whether the text report uses terminal colours.
+public enum ColorMode: String, Sendable, Equatable, CaseIterable {
+    /// Colour when standard output is a terminal.
+    case auto
+    /// Always colour, even into a pipe or file.
+    case always
+    /// Never colour.
+    case never
 }

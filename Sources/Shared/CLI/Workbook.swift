@@ -4,6 +4,7 @@ import Foundation
 import Pictures
 import Report
 import Scenarios
+import UI
 import World
 
 /// The command-line harness every step shares: options, scenario, the run, and the reports.
@@ -11,7 +12,7 @@ import World
 /// A step's `main.swift` is one call: `Workbook.main(step:summary:makeApp:)`.
 public enum Workbook {
     /// The seed used when neither the scenario nor `--seed` gives one.
-    public static let defaultSeed: UInt64 = 7
+    package static let defaultSeed: UInt64 = 7
 
     /// Runs a step as a command: parses the arguments, plays the scenario, prints the report, and exits
     /// (0 on success, also when the reader of the output went away; 1 when the report cannot be written;
@@ -49,7 +50,7 @@ public enum Workbook {
     }
 
     /// Plays a step on the scenario the options name, without printing anything.
-    public static func run(
+    package static func run(
         step: String, options: RunOptions, keepTrace: Bool = false,
         makeApp: @escaping (RunOptions) -> TableViewController
     ) throws -> RunResult {
@@ -222,7 +223,7 @@ public enum Workbook {
 
     /// Text with its control characters escaped (`\r`, `\u{0}`), so a message stays one visible line
     /// whatever bytes a file or an argument held.
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {

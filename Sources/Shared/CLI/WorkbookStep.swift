@@ -1,3 +1,4 @@
+import UI
 import World
 
 /// What a step folder tells the harness, the tests and `Compare` about itself.

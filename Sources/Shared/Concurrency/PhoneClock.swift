@@ -1,5 +1,4 @@
 import Runtime
-import World
 
 /// The phone's virtual clock as a Swift `Clock`, to inject where code would use `ContinuousClock`
 /// (as swift-clocks injects a test clock): `sleep` suspends the task for virtual time, never real time.
@@ -34,8 +33,10 @@ public final class PhoneClock: Clock, @unchecked Sendable {
     }
 
     public var now: Instant {
-        guard let phone = Phone.current else { preconditionFailure("PhoneClock needs a simulated thread.") }
-        return Instant(microseconds: phone.now)
+        guard let thread = SimulatedThread.current else {
+            preconditionFailure("PhoneClock needs a simulated thread.")
+        }
+        return Instant(microseconds: thread.now)
     }
 
     public var minimumResolution: Duration { .microseconds(1) }

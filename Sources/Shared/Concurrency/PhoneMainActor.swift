@@ -1,5 +1,4 @@
 import Runtime
-import World
 
 /// The simulated phone's main actor: code isolated to it runs on the phone's main thread, between frames,
 /// as `@MainActor` code runs on a real phone's main thread.
@@ -45,12 +44,12 @@ final class PhoneMainExecutor: SerialExecutor, @unchecked Sendable {
     static let shared = PhoneMainExecutor()
 
     func enqueue(_ job: consuming ExecutorJob) {
-        guard let phone = Phone.current else {
+        guard let host = SimulatedThread.currentHost else {
             preconditionFailure("A PhoneMainActor job was enqueued outside a simulated phone.")
         }
         let unowned = UnownedJob(job)
         let executor = asUnownedSerialExecutor()
-        phone.enqueueOnMainThread(BlockOperation { unowned.runSynchronously(on: executor) })
+        host.enqueueOnMainThread(BlockOperation { unowned.runSynchronously(on: executor) })
     }
 
     /// Whether the caller is on the phone's main thread (SE-0471): the runtime asks when no job of this
@@ -69,6 +68,6 @@ final class PhoneMainExecutor: SerialExecutor, @unchecked Sendable {
 
     private static var isOnMainThread: Bool {
         guard let thread = SimulatedThread.current else { return false }
-        return thread.name == "main" && thread.host is Phone
+        return thread.name == "main" && thread.host != nil
     }
 }

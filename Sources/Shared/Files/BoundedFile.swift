@@ -8,9 +8,9 @@ import Foundation
 /// refused from its size alone, so a sparse 3 GB file costs one `fstat`. The type and size are checked on
 /// the opened descriptor, and the read stops at the limit, so a file that changes in between cannot get
 /// past either check.
-public enum BoundedFile {
+package enum BoundedFile {
     /// What is being read, and the most bytes it may hold.
-    public enum Kind: Sendable, CaseIterable {
+    package enum Kind: Sendable, CaseIterable {
         /// A scenario file: 1 MB (1 000 000 bytes), far more than any script of gestures needs.
         case scenario
         /// A movie catalog: 10 MB, about a hundred thousand movies.
@@ -24,7 +24,7 @@ public enum BoundedFile {
         case smallFile
 
         /// The most bytes a file of this kind may hold.
-        public var maximumBytes: Int {
+        package var maximumBytes: Int {
             switch self {
             case .scenario: return 1_000_000
             case .catalog: return 10_000_000
@@ -48,7 +48,7 @@ public enum BoundedFile {
 
     /// Why a file was not read. `description` is one line, without the path (callers name the path and
     /// the option).
-    public enum Failure: Error, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, CustomStringConvertible {
         /// Nothing at the path.
         case missing
         /// Something other than a regular file: `what` says which (“a directory”, “a FIFO (named pipe)”).
@@ -70,7 +70,7 @@ public enum BoundedFile {
     }
 
     /// The whole file at `path`, if it is a regular file of at most `kind.maximumBytes` bytes.
-    public static func read(_ path: String, as kind: Kind) throws(Failure) -> [UInt8] {
+    package static func read(_ path: String, as kind: Kind) throws(Failure) -> [UInt8] {
         try read(path, limit: kind.maximumBytes, noun: kind.noun)
     }
 
@@ -111,14 +111,14 @@ public enum BoundedFile {
     }
 
     /// What a path is (“a directory”, “a FIFO (named pipe)”, …), or nil for a regular file.
-    public static func nonFileKind(atPath path: String) -> String? {
+    package static func nonFileKind(atPath path: String) -> String? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         return nonFileKind(status.st_mode)
     }
 
     /// The size of a regular file, or nil when the path is missing or not a regular file.
-    public static func size(atPath path: String) -> Int64? {
+    package static func size(atPath path: String) -> Int64? {
         var status = stat()
         guard stat(path, &status) == 0, nonFileKind(status.st_mode) == nil else { return nil }
         return Int64(status.st_size)
@@ -144,15 +144,15 @@ public enum BoundedFile {
 }
 
 /// The system's one-line messages for error numbers, and for the errors Foundation throws around them.
-public enum SystemError {
+package enum SystemError {
     /// The system's message for an error number (“Permission denied”).
-    public static func message(_ number: Int32) -> String {
+    package static func message(_ number: Int32) -> String {
         String(cString: strerror(number))
     }
 
     /// A short reason for an error thrown by Foundation's file calls: the POSIX message when one is inside,
     /// otherwise the error's own first line. Never the whole `NSError` dump.
-    public static func reason(_ error: any Error) -> String {
+    package static func reason(_ error: any Error) -> String {
         let nsError = error as NSError
         if nsError.domain == NSPOSIXErrorDomain { return message(Int32(nsError.code)) }
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,

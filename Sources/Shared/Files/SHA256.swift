@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4) and HMAC-SHA-256 (RFC 2104), for checking files another process could have
 /// written: unlike a CRC or FNV, nobody can make other bytes with the same digest, and without the key
 /// nobody can make a valid HMAC at all.
-public struct SHA256 {
+package struct SHA256 {
     private var state: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
         0x5be0_cd19,
@@ -29,10 +29,10 @@ public struct SHA256 {
     ]
 
     /// An empty hash.
-    public init() {}
+    package init() {}
 
     /// Adds bytes to the message.
-    public mutating func combine<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func combine<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         totalBytes &+= UInt64(bytes.count)
         if let done = bytes.withContiguousStorageIfAvailable({ absorb($0) }) { return done }
         Array(bytes).withUnsafeBufferPointer { absorb($0) }
@@ -60,12 +60,12 @@ public struct SHA256 {
     }
 
     /// Adds a string's UTF-8 bytes to the message.
-    public mutating func combine(_ text: String) {
+    package mutating func combine(_ text: String) {
         combine(Array(text.utf8))
     }
 
     /// The 32-byte digest of everything combined so far.
-    public func finalize() -> [UInt8] {
+    package func finalize() -> [UInt8] {
         var copy = self
         let bitLength = totalBytes &* 8
         var tail: [UInt8] = [0x80]
@@ -77,7 +77,7 @@ public struct SHA256 {
     }
 
     /// The digest as 64 lowercase hex digits.
-    public var hexDigest: String {
+    package var hexDigest: String {
         finalize().map { byte in
             let digits = Array("0123456789abcdef".utf8)
             return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
@@ -85,14 +85,14 @@ public struct SHA256 {
     }
 
     /// The digest of some bytes.
-    public static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    package static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var hash = SHA256()
         hash.combine(bytes)
         return hash.finalize()
     }
 
     /// HMAC-SHA-256 of a message under a key (RFC 2104), as 64 hex digits.
-    public static func hmacHex(key: [UInt8], message: [UInt8]) -> String {
+    package static func hmacHex(key: [UInt8], message: [UInt8]) -> String {
         var block = key.count > 64 ? digest(key) : key
         block += [UInt8](repeating: 0, count: 64 - block.count)
         var inner = SHA256()

@@ -4,7 +4,7 @@ import Foundation
 /// SIGTERM can remove them before the process ends; and the sweeping of stale ones a killed process left.
 ///
 /// Temporary files are named `.tmp-<pid>-…`, so a later run can tell whose they are.
-public enum TemporaryFiles {
+package enum TemporaryFiles {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var paths: Set<String> = []
     nonisolated(unsafe) private static var watching = false
@@ -69,7 +69,7 @@ public enum TemporaryFiles {
     /// would have. Called once by the command-line harness, before it starts any thread: the signals are
     /// blocked in every thread (new threads inherit that), and one thread waits for them with `sigwait`, so
     /// the cleanup runs as ordinary code, not inside a signal handler.
-    public static func removeOnInterrupt() {
+    package static func removeOnInterrupt() {
         let first = lock.withLock {
             defer { watching = true }
             return !watching

@@ -1,5 +1,5 @@
 /// A problem with what the user asked for: printed as one line, exit code 2.
-public enum WorkbookError: Error, Equatable, CustomStringConvertible {
+package enum WorkbookError: Error, Equatable, CustomStringConvertible {
     /// Bad input: an option, a file, a folder.
     case badInput(String)
 

@@ -4,7 +4,7 @@
 extension Bitmap {
     /// The size of this picture fitted inside `width` × `height` pixels, keeping its shape; never larger
     /// than the picture itself (a small picture is not enlarged).
-    public func displaySize(fitting width: Int, _ height: Int) -> (width: Int, height: Int) {
+    package func displaySize(fitting width: Int, _ height: Int) -> (width: Int, height: Int) {
         let fitted = Thumbnail.fittingSize(width: self.width, height: self.height, box: (width, height))
         guard fitted.width < self.width, fitted.height < self.height else { return (self.width, self.height) }
         return fitted
@@ -12,7 +12,7 @@ extension Bitmap {
 
     /// This picture scaled down to fit `width` × `height` pixels with a box filter (each new pixel the
     /// rounded mean of the pixels it covers, in integer math); itself when it already fits.
-    public func downsampled(toFit width: Int, _ height: Int) -> Bitmap {
+    package func downsampled(toFit width: Int, _ height: Int) -> Bitmap {
         let size = displaySize(fitting: width, height)
         guard size != (self.width, self.height) else { return self }
         return Thumbnail.scaled(self, width: size.width, height: size.height)

@@ -12,7 +12,7 @@ public struct FNV1a64: Sendable {
     ///
     /// A pointer walk rather than a `for` loop: debug builds call the iterator for every byte, and this
     /// runs over every response body and every pixel hash (8.6 against 60.5 ns a byte there, measured).
-    public mutating func combine(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func combine(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard var byte = bytes.baseAddress else { return }
         let end = byte + bytes.count
         var hash = value
@@ -24,17 +24,17 @@ public struct FNV1a64: Sendable {
     }
 
     /// Adds bytes to the hash.
-    public mutating func combine(_ bytes: [UInt8]) {
+    package mutating func combine(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { combine($0) }
     }
 
     /// Adds a string's UTF-8 bytes to the hash.
-    public mutating func combine(_ string: String) {
+    package mutating func combine(_ string: String) {
         combine(Array(string.utf8))
     }
 
     /// Adds a 32-bit number as four big-endian bytes.
-    public mutating func combine(bigEndian number: UInt32) {
+    package mutating func combine(bigEndian number: UInt32) {
         combine([
             UInt8(number >> 24), UInt8((number >> 16) & 0xff), UInt8((number >> 8) & 0xff),
             UInt8(number & 0xff),

@@ -5,7 +5,7 @@
 /// The world keeps one generator per concern (network jitter, faults, …), each seeded from the run's
 /// seed and the concern's name, so that drawing more numbers for one never shifts another; the poster
 /// generator has its own, seeded from the URL alone.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
     /// The counter, advanced by `increment` per value (read by `PosterGenerator`'s grain loop, which
     /// writes `next()` out inline).
     private(set) var state: UInt64
@@ -14,12 +14,12 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     /// Starts the sequence at `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// Makes the generator for one concern of a run.
-    public init(seed: UInt64, stream: String) {
+    package init(seed: UInt64, stream: String) {
         state = seed ^ FNV1a64.hash(stream)
     }
 
@@ -40,13 +40,13 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
     /// A whole number in `0..<bound` (0 when bound ≤ 0, drawing nothing), without modulo bias worth caring
     /// about here.
-    public mutating func below(_ bound: Int64) -> Int64 {
+    package mutating func below(_ bound: Int64) -> Int64 {
         guard bound > 0 else { return 0 }
         return Int64(next() % UInt64(bound))
     }
 
     /// A whole number in `0..<bound` (0 when bound ≤ 0, drawing nothing).
-    public mutating func below(_ bound: Int) -> Int {
+    package mutating func below(_ bound: Int) -> Int {
         Int(below(Int64(bound)))
     }
 

@@ -24,7 +24,6 @@ struct Canvas {
         bitmap.rgba[offset + 3] = 255
     }
 
-    /// Fills a rectangle.
     mutating func fill(x: Int, y: Int, width: Int, height: Int, _ color: RGBA) {
         for row in max(0, y)..<max(max(0, y), min(bitmap.height, y + height)) {
             for column in max(0, x)..<max(max(0, x), min(bitmap.width, x + width)) {

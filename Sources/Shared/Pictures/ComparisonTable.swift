@@ -4,24 +4,24 @@ import Report
 
 /// The side-by-side comparison of steps on one scenario: a column per step, a row per metric, the oracle
 /// beside, and how far the last step is from the oracle in requests and bytes.
-public enum ComparisonTable {
+package enum ComparisonTable {
     /// One step's report, as read back from its `--json` output.
-    public struct Column: Sendable, Equatable {
+    package struct Column: Sendable, Equatable {
         /// The step's executable name.
-        public let step: String
+        package let step: String
         /// The scenario's name.
-        public let scenario: String
-        public let seed: UInt64
+        package let scenario: String
+        package let seed: UInt64
         /// Every metric by its contract key.
-        public let metrics: [String: Double]
+        package let metrics: [String: Double]
         /// The oracle's requests.
-        public let oracleRequests: Int
+        package let oracleRequests: Int
         /// The oracle's bytes.
-        public let oracleBytes: Int
+        package let oracleBytes: Int
     }
 
     /// Reads one `--json` report.
-    public static func column(fromJSON data: Data) throws(WorkbookError) -> Column {
+    package static func column(fromJSON data: Data) throws(WorkbookError) -> Column {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let step = object["step"] as? String, let scenario = object["scenario"] as? String,
             let seed = (object["seed"] as? NSNumber)?.uint64Value,
@@ -43,7 +43,7 @@ public enum ComparisonTable {
 
     /// The table, fixed-width, numbers right-aligned; the oracle and the last step's ratio to it for requests
     /// and bytes.
-    public static func render(_ columns: [Column]) -> String {
+    package static func render(_ columns: [Column]) -> String {
         guard let last = columns.last, let first = columns.first else { return "no steps to compare\n" }
         let kinds = Metrics().entries.map { (key: $0.key, isCount: Self.isCount($0.value)) }
         var keys = kinds.map(\.key)

@@ -6,14 +6,14 @@ import Report
 /// Plain text is identical on every run and diffs cleanly. In colour, each row also gets its poster as a
 /// small 24-bit-colour thumbnail drawn with half-block characters (`▀`: the top pixel in the foreground
 /// colour, the bottom one in the background colour).
-public enum ScreenText {
+package enum ScreenText {
     /// Thumbnail width in terminal columns (one pixel each).
     static let thumbnailWidth = 8
     /// Thumbnail height in pixels (two per terminal line).
     static let thumbnailHeight = 10
 
     /// Every screen of a run, one block each, stops first and the end last.
-    public static func render(_ result: RunResult, color: Bool) -> String {
+    package static func render(_ result: RunResult, color: Bool) -> String {
         var lines = ["screens · \(result.step) · \(result.scenario) · seed \(result.seed)"]
         for (index, stop) in result.stops.enumerated() {
             lines.append("")

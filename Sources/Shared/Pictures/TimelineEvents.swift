@@ -4,9 +4,7 @@ import Report
 struct TimelineEvents {
     /// A stretch of virtual time, in microseconds.
     struct Span: Equatable {
-        /// When it began.
         var start: Int64
-        /// When it ended.
         var end: Int64
     }
 
@@ -63,9 +61,7 @@ struct TimelineEvents {
     struct Work {
         /// The thread's name.
         let thread: String
-        /// What it was.
         let kind: WorkKind
-        /// When it ran.
         let span: Span
     }
 

@@ -7,7 +7,7 @@ import Report
 /// one bar per network transfer (packed into a bounded number of rows), each visible row's wait for its
 /// poster, markers for memory warnings and relaunches, a time axis in seconds and a legend. Items
 /// thinner than a pixel are merged or widened to one pixel, so long runs stay small and legible.
-public struct TimelineSVG {
+package struct TimelineSVG {
     /// The width of the label column on the left.
     static let labelWidth = 190.0
     /// The room right of the plot.
@@ -17,7 +17,6 @@ public struct TimelineSVG {
     /// The most rows the network transfers and the row waits each use.
     static let maximumPackedRows = 24
 
-    /// The run drawn.
     let result: RunResult
     /// Its trace, paired up.
     let events: TimelineEvents
@@ -31,7 +30,7 @@ public struct TimelineSVG {
     var y = 0.0
 
     /// The SVG text of a run's timeline (the run must have kept its trace).
-    public static func render(_ result: RunResult) -> String {
+    package static func render(_ result: RunResult) -> String {
         var drawing = TimelineSVG(result)
         return drawing.draw()
     }

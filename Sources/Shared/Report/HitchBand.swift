@@ -1,5 +1,5 @@
 /// Apple's bands for the hitch time ratio (Xcode Organizer), in ms of hitches per second of scrolling.
-public enum HitchBand: String, Sendable {
+package enum HitchBand: String, Sendable {
     /// At most 5 ms/s: WWDC20's target, nothing a user notices.
     case target = "target (≤ 5)"
     /// At most 10 ms/s.
@@ -12,7 +12,7 @@ public enum HitchBand: String, Sendable {
     case immediateAttention = "needs immediate attention (> 50)"
 
     /// The band a ratio falls in.
-    public init(ratio: Double) {
+    package init(ratio: Double) {
         switch ratio {
         case ...5: self = .target
         case ...10: self = .good

@@ -1,7 +1,7 @@
 /// The `--json` report: one object with the step, scenario, seed, metrics, oracle and final screen.
-public enum JSONReport {
+package enum JSONReport {
     /// The JSON text of a run (one object, keys in a fixed order, then a newline).
-    public static func render(_ result: RunResult) -> String {
+    package static func render(_ result: RunResult) -> String {
         let metrics = JSONText.object(result.metrics.entries.map { ($0.key, $0.value.formatted) })
         let oracle = JSONText.object([
             ("requests", String(result.oracle.requests)), ("bytes", String(result.oracle.bytes)),

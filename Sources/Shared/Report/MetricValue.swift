@@ -1,5 +1,5 @@
 /// One metric's value, with the unit that decides how it prints.
-public enum MetricValue: Sendable, Equatable {
+package enum MetricValue: Sendable, Equatable {
     /// A whole number.
     case count(Int)
     /// A duration kept in microseconds, printed in milliseconds with one decimal.
@@ -10,7 +10,7 @@ public enum MetricValue: Sendable, Equatable {
     case ratio(Double)
 
     /// The value as printed in reports and JSON: integers plain, others with one decimal.
-    public var formatted: String {
+    package var formatted: String {
         switch self {
         case .count(let value): return String(value)
         case .milliseconds(let micros): return Self.oneDecimal(micros, per: 1000)
@@ -22,7 +22,7 @@ public enum MetricValue: Sendable, Equatable {
     }
 
     /// The value as a number (milliseconds, seconds or the count).
-    public var number: Double {
+    package var number: Double {
         switch self {
         case .count(let value): return Double(value)
         case .milliseconds(let micros): return Double(micros) / 1000

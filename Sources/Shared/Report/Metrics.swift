@@ -1,55 +1,55 @@
 /// What one run measured: the contract's metric keys, in their fixed report order.
-public struct Metrics: Sendable, Equatable {
-    public var requestsStarted = 0
-    public var requestsCompleted = 0
-    public var requestsCancelled = 0
-    public var requestsFailed = 0
-    public var operationsCancelled = 0
+package struct Metrics: Sendable, Equatable {
+    package var requestsStarted = 0
+    package var requestsCompleted = 0
+    package var requestsCancelled = 0
+    package var requestsFailed = 0
+    package var operationsCancelled = 0
     /// Requests for a URL whose previous request in the run failed (not cancelled): retries, whether the
     /// app retried on purpose or asked again for a row that had failed.
-    public var retries = 0
-    public var bytesDownloaded = 0
-    public var bytesWasted = 0
-    public var duplicateDownloads = 0
-    public var decodes = 0
-    public var filters = 0
-    public var memoryCacheHits = 0
-    public var diskCacheHits = 0
-    public var diskWrites = 0
+    package var retries = 0
+    package var bytesDownloaded = 0
+    package var bytesWasted = 0
+    package var duplicateDownloads = 0
+    package var decodes = 0
+    package var filters = 0
+    package var memoryCacheHits = 0
+    package var diskCacheHits = 0
+    package var diskWrites = 0
     /// Microseconds the main thread spent working.
-    public var mainThreadBusyMicroseconds: Int64 = 0
-    public var hitches = 0
-    public var hitchTimeMicroseconds: Int64 = 0
+    package var mainThreadBusyMicroseconds: Int64 = 0
+    package var hitches = 0
+    package var hitchTimeMicroseconds: Int64 = 0
     /// Microseconds of scroll intervals: from each touch-down to the presentation of the frame showing
     /// the table at rest.
-    public var scrollingMicroseconds: Int64 = 0
-    public var longestMainThreadStallMicroseconds: Int64 = 0
+    package var scrollingMicroseconds: Int64 = 0
+    package var longestMainThreadStallMicroseconds: Int64 = 0
     /// Main-thread stretches of 250 ms or more.
-    public var hangs = 0
-    public var hangTimeMicroseconds: Int64 = 0
+    package var hangs = 0
+    package var hangTimeMicroseconds: Int64 = 0
     /// Each stop's wait, from the moment the table came to rest until the first presented frame on which
     /// every visible row showed its final content, or (for a stop left unfilled) until it was left.
-    public var timesToVisibleMicroseconds: [Int64] = []
-    public var stopsUnfilled = 0
+    package var timesToVisibleMicroseconds: [Int64] = []
+    package var stopsUnfilled = 0
     /// Visible-row microseconds spent showing the placeholder.
-    public var placeholderRowMicroseconds: Int64 = 0
-    public var wrongImageEvents = 0
-    public var lateCompletions = 0
-    public var peakImageMemoryBytes = 0
+    package var placeholderRowMicroseconds: Int64 = 0
+    package var wrongImageEvents = 0
+    package var lateCompletions = 0
+    package var peakImageMemoryBytes = 0
     /// Image bytes the app let go of while handling memory warnings.
-    public var memoryWarningFreedBytes = 0
+    package var memoryWarningFreedBytes = 0
 
     /// Makes an empty set of metrics.
-    public init() {}
+    package init() {}
 
     /// Hitch milliseconds per second of scroll intervals (never above 1000: late windows never overlap and
     /// lie inside the intervals).
-    public var hitchTimeRatio: Double {
+    package var hitchTimeRatio: Double {
         scrollingMicroseconds > 0 ? Double(hitchTimeMicroseconds) / Double(scrollingMicroseconds) * 1000 : 0
     }
 
     /// The time-to-visible percentile `p` (0–100) in microseconds, nearest rank; 0 when there was no stop.
-    public func timeToVisible(percentile p: Int) -> Int64 {
+    package func timeToVisible(percentile p: Int) -> Int64 {
         guard !timesToVisibleMicroseconds.isEmpty else { return 0 }
         let sorted = timesToVisibleMicroseconds.sorted()
         let rank = max(1, (p * sorted.count + 99) / 100)
@@ -57,7 +57,7 @@ public struct Metrics: Sendable, Equatable {
     }
 
     /// Every metric as (contract key, value) in report order.
-    public var entries: [(key: String, value: MetricValue)] {
+    package var entries: [(key: String, value: MetricValue)] {
         [
             ("requests_started", .count(requestsStarted)),
             ("requests_completed", .count(requestsCompleted)),

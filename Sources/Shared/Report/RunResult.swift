@@ -1,21 +1,23 @@
+import Foundation
+
 /// Everything one run measured and saw.
-public struct RunResult: Sendable {
+package struct RunResult: Sendable {
     /// The step's executable name.
-    public let step: String
+    package let step: String
     /// The scenario's name.
-    public let scenario: String
-    public let seed: UInt64
+    package let scenario: String
+    package let seed: UInt64
     /// How long the run lasted in virtual microseconds (script plus settling).
-    public let virtualMicroseconds: Int64
-    public let metrics: Metrics
+    package let virtualMicroseconds: Int64
+    package let metrics: Metrics
     /// The least work any strategy needs for this scenario.
-    public let oracle: Oracle
+    package let oracle: Oracle
     /// The visible rows once the app settled after the script.
-    public let finalScreen: ScreenSnapshot
+    package let finalScreen: ScreenSnapshot
     /// The screen at each scroll stop: when it filled, or when it was left unfilled (when kept).
-    public let stops: [ScreenSnapshot]
+    package let stops: [ScreenSnapshot]
     /// The trace events, in time order (empty when not kept).
-    public let trace: [TraceEvent]
+    package let trace: [TraceEvent]
 
     package init(
         step: String, scenario: String, seed: UInt64, virtualMicroseconds: Int64, metrics: Metrics,
@@ -30,5 +32,19 @@ public struct RunResult: Sendable {
         self.finalScreen = finalScreen
         self.stops = stops
         self.trace = trace
+    }
+}
+
+/// The least network work any strategy needs for a scenario: each distinct poster of the rows visible
+/// while the table is at rest, fetched once per disk lifetime (the whole run).
+package struct Oracle: Sendable, Equatable {
+    /// Distinct URLs to request (invalid URLs need none).
+    package let requests: Int
+    /// Their body bytes, as the server sends them.
+    package let bytes: Int
+
+    package init(requests: Int, bytes: Int) {
+        self.requests = requests
+        self.bytes = bytes
     }
 }

@@ -1,16 +1,18 @@
+import Imaging
+
 /// The visible rows at one moment, as the user saw them.
-public struct ScreenSnapshot: Sendable {
+package struct ScreenSnapshot: Sendable {
     /// What moment this is ("end", or the stop it filled or left unfilled).
-    public let label: String
+    package let label: String
     /// Virtual microseconds: the presentation that filled a stop, or the moment the user left it.
-    public package(set) var time: Int64
+    package var time: Int64
     /// The rows on screen, top to bottom.
-    public let rows: [ScreenRow]
+    package let rows: [ScreenRow]
     /// When the scroll came to rest, for a stop's snapshot (nil for the end): `time` minus this is the wait.
-    public var stoppedAt: Int64? = nil
+    package var stoppedAt: Int64? = nil
     /// Whether this stop was left (by a touch-down, a relaunch or the end of the run) before every visible
     /// row showed its final content: the screen then is what the user left behind.
-    public var isUnfilled = false
+    package var isUnfilled = false
 
     package init(
         label: String, time: Int64, rows: [ScreenRow], stoppedAt: Int64? = nil, isUnfilled: Bool = false
@@ -20,5 +22,38 @@ public struct ScreenSnapshot: Sendable {
         self.rows = rows
         self.stoppedAt = stoppedAt
         self.isUnfilled = isUnfilled
+    }
+}
+
+/// One visible row of a snapshot.
+package struct ScreenRow: Sendable, Equatable {
+    package let row: Int
+    /// The movie's title.
+    package let title: String
+    /// `image`, `placeholder` or `failed`.
+    package let shows: String
+    /// The pixel hash of what the cell shows (nil for the placeholder).
+    package let imageHash: String?
+    /// The row's poster URL as in the catalog.
+    package let url: String
+    /// Whether the cell's spinner is turning.
+    package let spinning: Bool
+    /// The poster's pixels, when it shows one.
+    package let bitmap: Bitmap?
+    /// When the cell shows another row's poster (a mix-up): the title of the row whose poster it is.
+    package var wrongPosterOf: String? = nil
+
+    package init(
+        row: Int, title: String, shows: String, imageHash: String?, url: String, spinning: Bool,
+        bitmap: Bitmap?, wrongPosterOf: String? = nil
+    ) {
+        self.row = row
+        self.title = title
+        self.shows = shows
+        self.imageHash = imageHash
+        self.url = url
+        self.spinning = spinning
+        self.bitmap = bitmap
+        self.wrongPosterOf = wrongPosterOf
     }
 }

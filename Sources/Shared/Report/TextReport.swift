@@ -1,7 +1,7 @@
 /// The short, diff-friendly text report: the same fixed-label lines in the same order for every step.
-public enum TextReport {
+package enum TextReport {
     /// The report of a run.
-    public static func render(_ result: RunResult) -> String {
+    package static func render(_ result: RunResult) -> String {
         var lines: [String] = []
         lines.append("step       \(result.step)")
         lines.append("scenario   \(result.scenario)")

@@ -2,21 +2,19 @@
 ///
 /// `Kind` is every event the simulation reports; `fields` is the one place that names each event's keys
 /// and their order in the JSON Lines contract, and `jsonLine` the one encoder.
-public struct TraceEvent: Sendable, Equatable {
+package struct TraceEvent: Sendable, Equatable {
     /// Virtual microseconds since the phone started.
-    public let time: Int64
-    /// What happened.
-    public let kind: Kind
+    package let time: Int64
+    package let kind: Kind
 
-    /// Makes an event.
-    public init(time: Int64, _ kind: Kind) {
+    package init(time: Int64, _ kind: Kind) {
         self.time = time
         self.kind = kind
     }
 
     /// What happened, with its values. Durations are microseconds (written as milliseconds with one
     /// decimal); `start` is the virtual time a span began.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case requestStart(url: String, thread: String)
         /// The answer began to arrive (or failed) after its latency.
         case requestResponse(url: String, status: Int, bytes: Int)
@@ -55,12 +53,12 @@ public struct TraceEvent: Sendable, Equatable {
     }
 
     /// The table view's scrolling state, as `scroll_state` reports it.
-    public enum ScrollState: String, Sendable {
+    package enum ScrollState: String, Sendable {
         case dragging, decelerating, idle
     }
 
     /// One field's value, typed as the trace writes it.
-    public enum Value: Sendable, Equatable {
+    package enum Value: Sendable, Equatable {
         /// A string, or `null`.
         case text(String?)
         case number(Int64)
@@ -69,7 +67,7 @@ public struct TraceEvent: Sendable, Equatable {
         case milliseconds(Int64)
 
         /// The JSON text of the value.
-        public var json: String {
+        package var json: String {
             switch self {
             case .text(let value): return JSONText.optionalString(value)
             case .number(let value): return String(value)
@@ -80,26 +78,26 @@ public struct TraceEvent: Sendable, Equatable {
     }
 
     /// The event name, as the trace writes it (`scroll_state`, `request_start`, …).
-    public var name: String { described.name }
+    package var name: String { described.name }
 
     /// The fields after `t_us` and `event`, in output order.
-    public var fields: [(key: String, value: Value)] { described.fields }
+    package var fields: [(key: String, value: Value)] { described.fields }
 
     /// The JSON Lines text of this event.
-    public var jsonLine: String {
+    package var jsonLine: String {
         JSONText.object(
             [("t_us", String(time)), ("event", JSONText.string(name))]
                 + fields.map { ($0.key, $0.value.json) })
     }
 
     /// A whole trace as JSON Lines: one line per event, each ending in a newline.
-    public static func jsonLines(_ events: [TraceEvent]) -> String {
+    package static func jsonLines(_ events: [TraceEvent]) -> String {
         events.map(\.jsonLine).joined(separator: "\n") + (events.isEmpty ? "" : "\n")
     }
 
     /// A duration as a reader of the file sees it: rounded half away from zero to the tenth of a
     /// millisecond the trace writes (pictures drawn from a run match pictures drawn from its file).
-    public static func asWritten(_ micros: Int64) -> Int64 {
+    package static func asWritten(_ micros: Int64) -> Int64 {
         let scaled = micros * 10
         return (scaled + (scaled >= 0 ? 500 : -500)) / 1000 * 100
     }

@@ -6,7 +6,6 @@ struct EventQueue {
         let time: Int64
         /// Tie-breaker: events scheduled earlier fire first at the same time.
         let sequence: UInt64
-        /// What happens.
         let event: ScheduledEvent
     }
 
@@ -21,7 +20,6 @@ struct EventQueue {
     /// The time of the earliest event, if any.
     var earliestTime: Int64? { heap.first?.time }
 
-    /// Adds an event.
     mutating func insert(_ entry: Entry) {
         heap.append(entry)
         var child = heap.count - 1
@@ -61,4 +59,12 @@ struct EventQueue {
     private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
         a.time != b.time ? a.time < b.time : a.sequence < b.sequence
     }
+}
+
+/// What a scheduled event does when its time comes.
+enum ScheduledEvent {
+    /// Run a short piece of world bookkeeping on the scheduler (it must not block).
+    case action(() -> Void)
+    /// Hand the baton to a simulated thread that is waiting for this wake-up.
+    case resume(SimulatedThread, ticket: UInt64)
 }

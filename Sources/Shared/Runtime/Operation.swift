@@ -45,7 +45,6 @@ open class Operation {
     /// Order of addition, the tie-breaker among equal priorities.
     var additionOrder: UInt64 = 0
 
-    /// Makes an operation.
     public init() {}
 
     /// The work. The default does nothing.

@@ -6,9 +6,9 @@ import Foundation
 /// Each simulated thread is a real thread that runs only while it holds the baton. The scheduler's own
 /// loop runs on the thread that called `run(until:)`; it hands the baton to a simulated thread and
 /// waits until that thread blocks (sleeps for a virtual duration, or parks until woken) or ends.
-public final class Scheduler: @unchecked Sendable {
+package final class Scheduler: @unchecked Sendable {
     /// The current virtual time in microseconds.
-    public private(set) var now: Int64 = 0
+    package private(set) var now: Int64 = 0
 
     private var events = EventQueue()
     private var nextSequence: UInt64 = 0
@@ -19,18 +19,18 @@ public final class Scheduler: @unchecked Sendable {
     private var liveThreads: [SimulatedThread] = []
     private var nextThreadNumber = 0
     /// Set when the world is being torn down: blocking calls return at once.
-    public private(set) var isShuttingDown = false
+    package private(set) var isShuttingDown = false
 
     /// Makes a scheduler at time zero.
-    public init() {}
+    package init() {}
 
     /// Schedules a short piece of bookkeeping at a virtual time (not before now).
-    public func schedule(at time: Int64, _ action: @escaping () -> Void) {
+    package func schedule(at time: Int64, _ action: @escaping () -> Void) {
         enqueue(time: max(time, now), event: .action(action))
     }
 
     /// Schedules a piece of bookkeeping after a delay.
-    public func schedule(after delay: Int64, _ action: @escaping () -> Void) {
+    package func schedule(after delay: Int64, _ action: @escaping () -> Void) {
         schedule(at: now + max(0, delay), action)
     }
 
@@ -53,7 +53,7 @@ public final class Scheduler: @unchecked Sendable {
     }
 
     /// Runs events until none is left before `limit` or `stop` says so (checked between events).
-    public func run(until limit: Int64, stop: () -> Bool = { false }) {
+    package func run(until limit: Int64, stop: () -> Bool = { false }) {
         while let time = events.earliestTime, time <= limit, !stop() {
             let entry = events.removeFirst()!
             now = max(now, entry.time)
@@ -95,7 +95,7 @@ public final class Scheduler: @unchecked Sendable {
 
     /// Ends every simulated thread: blocking calls return at once, idle loops exit, and each thread
     /// runs to its end in creation order.
-    public func shutDown() {
+    package func shutDown() {
         isShuttingDown = true
         var guardCount = 0
         while let thread = liveThreads.first {

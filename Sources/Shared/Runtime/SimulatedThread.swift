@@ -26,9 +26,9 @@ public final class SimulatedThread: @unchecked Sendable {
     /// A wake-up that came while the thread was not parked: its next park returns at once.
     private var pendingWake = false
     /// Set when the app this thread belongs to is killed (a relaunch): blocking calls return at once.
-    public package(set) var isKilled = false
+    package var isKilled = false
     /// The operation this thread is running (its `main()` or its completion block), if any.
-    public package(set) var runningOperation: Operation?
+    package var runningOperation: Operation?
     /// The device whose app this thread belongs to, handed over when the device starts the thread.
     package var host: (any AppHost)?
 
@@ -37,6 +37,10 @@ public final class SimulatedThread: @unchecked Sendable {
         self.name = name
         self.number = number
     }
+
+    /// The virtual time of the scheduler this thread runs on, in microseconds: the clock handed to the
+    /// thread with its host.
+    package var now: Int64 { scheduler.now }
 
     /// The simulated thread running on the calling real thread, if any.
     public static var current: SimulatedThread? {
@@ -66,7 +70,7 @@ public final class SimulatedThread: @unchecked Sendable {
     }
 
     /// Whether blocking calls should return at once (the world is ending or this thread's app was killed).
-    public var isInterrupted: Bool { isKilled || scheduler.isShuttingDown }
+    package var isInterrupted: Bool { isKilled || scheduler.isShuttingDown }
 
     /// Blocks this thread for a virtual duration. Must be called on this thread.
     public func sleep(for microseconds: Int64) {
@@ -81,7 +85,7 @@ public final class SimulatedThread: @unchecked Sendable {
 
     /// Lets every thread already runnable at this virtual moment run first, then carries on; no virtual
     /// time passes. Must be called on this thread.
-    public func yield() {
+    package func yield() {
         guard !isInterrupted else { return }
         state = .sleeping
         currentTicket &+= 1
@@ -90,7 +94,7 @@ public final class SimulatedThread: @unchecked Sendable {
     }
 
     /// Blocks this thread until another party calls `wake()`. Must be called on this thread.
-    public func park() {
+    package func park() {
         if isInterrupted { return }
         if pendingWake {
             pendingWake = false
@@ -101,7 +105,7 @@ public final class SimulatedThread: @unchecked Sendable {
     }
 
     /// Blocks this thread until `condition` holds; whoever makes it hold must call `wake()`.
-    public func park(until condition: () -> Bool) {
+    package func park(until condition: () -> Bool) {
         while !condition() && !isInterrupted {
             park()
         }
@@ -109,7 +113,7 @@ public final class SimulatedThread: @unchecked Sendable {
 
     /// Makes a parked thread runnable at the current virtual time; a thread that is running or sleeping
     /// instead finds its next `park()` returning at once.
-    public func wake() {
+    package func wake() {
         guard !hasEnded else { return }
         switch state {
         case .parked:
@@ -147,4 +151,10 @@ public final class SimulatedThread: @unchecked Sendable {
         scheduler.returnBaton()
         baton.wait()
     }
+}
+
+/// Carries a non-Sendable value to another real thread; safe here because only the baton holder runs.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -2,13 +2,13 @@
 ///
 /// Its description reads like a compiler diagnostic:
 /// `course.scenario:12: expected “over <duration>” after “drag to row 6”, found “in 1s”`.
-public struct ScenarioError: Error, Equatable, CustomStringConvertible {
+package struct ScenarioError: Error, Equatable, CustomStringConvertible {
     /// The built-in's resource name (`course.scenario`) or the file path, as given.
-    public var source: String
+    package var source: String
     /// The 1-based line the problem is on, or nil when it concerns the whole file.
-    public var line: Int?
+    package var line: Int?
     /// What was expected and what was found.
-    public var message: String
+    package var message: String
 
     /// Makes an error for a source, an optional line and a message.
     init(source: String, line: Int?, message: String) {

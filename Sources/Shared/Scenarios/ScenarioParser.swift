@@ -42,13 +42,14 @@ import Foundation
 /// - Caps that keep every run small (each refusal names the line and the limit): at most 100 000 rows, at
 ///   most 2000 actions, at most one hour of virtual time for the whole script (waits, drags, and flings
 ///   with their coasting), and at most 100 rows visible at once (`height` / `row`, rounded up, plus one).
-public enum ScenarioParser {
+package enum ScenarioParser {
     /// The largest scenario file read: 1 MB (1 000 000 bytes), far more than any script of gestures needs.
     /// A larger file is refused from its size alone, before it is read or parsed.
-    public static let maximumFileBytes = BoundedFile.Kind.scenario.maximumBytes
+    package static let maximumFileBytes = BoundedFile.Kind.scenario.maximumBytes
 
     /// Reads scenario text; `name` becomes the scenario's name and `source` prefixes every error.
-    public static func parse(_ text: String, name: String, source: String) throws(ScenarioError) -> Scenario {
+    package static func parse(_ text: String, name: String, source: String) throws(ScenarioError) -> Scenario
+    {
         var reader = ScenarioReader(name: name, source: source)
         try reader.read(text)
         return try reader.finish()
@@ -58,7 +59,7 @@ public enum ScenarioParser {
     ///
     /// A built-in name wins over a file of the same name in the current directory; write `./course` for
     /// the file.
-    public static func load(_ nameOrPath: String) throws(ScenarioError) -> Scenario {
+    package static func load(_ nameOrPath: String) throws(ScenarioError) -> Scenario {
         let builtIns = builtInNames
         if builtIns.contains(nameOrPath), let folder = builtInFolder {
             let url = folder.appendingPathComponent("\(nameOrPath).scenario")
@@ -85,7 +86,7 @@ public enum ScenarioParser {
     }
 
     /// The names of the built-in scenarios, sorted.
-    public static var builtInNames: [String] {
+    package static var builtInNames: [String] {
         guard let folder = builtInFolder,
             let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         else { return [] }

@@ -3,13 +3,13 @@ import Foundation
 /// UIKit-like scrolling: a finger drag moves the offset under the finger; on release the offset keeps
 /// going at the release velocity, which decays by 0.998 every millisecond (UIKit's normal deceleration
 /// rate) until it falls below `stopVelocity`, where the scroll view comes to rest.
-public enum ScrollPhysics {
+package enum ScrollPhysics {
     /// UIKit's normal deceleration rate: velocity is multiplied by this every millisecond.
-    public static let decelerationRate = 0.998
+    package static let decelerationRate = 0.998
     /// Below this speed (points per millisecond) deceleration ends.
-    public static let stopVelocity = 0.005
+    package static let stopVelocity = 0.005
     /// How long a flick's finger contact lasts before release, in microseconds.
-    public static let flickMicroseconds: Int64 = 100_000
+    package static let flickMicroseconds: Int64 = 100_000
 
     /// −ln(rate): the decay constant per millisecond.
     static let decay = -log(decelerationRate)

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Runtime
 
 extension Image {
     /// Decodes PNG bytes straight to the size a view shows, like an ImageIO thumbnail or Nuke's
@@ -11,13 +12,13 @@ extension Image {
     /// counted as image memory, as a decoder that scales each band of rows as it goes never holds the
     /// whole picture.
     public convenience init?(data: Data, fittingPixels width: Int, _ height: Int) {
-        guard let phone = Phone.current else {
-            preconditionFailure("Image(data:fittingPixels:) needs a simulated thread of a Phone.")
+        guard let host = SimulatedThread.uiKitHost else {
+            preconditionFailure("Image(data:fittingPixels:) needs a simulated thread of a phone.")
         }
-        guard let decoded = phone.imageWork.decode(data, fittingPixels: width, height) else { return nil }
+        guard let decoded = host.decode(data, fittingPixels: width, height) else { return nil }
         self.init(
             pixels: .fitted(decoded.png, width: width, height: height),
             byteCount: decoded.bitmap.byteCount, kind: .poster, sourceURL: decoded.png.source,
-            downloadID: decoded.downloadID, isFiltered: false, tracker: phone.memory)
+            downloadID: decoded.downloadID, isFiltered: false, tracker: host.memory)
     }
 }

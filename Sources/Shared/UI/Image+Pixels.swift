@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Posters
 
 /// Where a picture's pixels come from, so that a picture need not keep them: a decoded or filtered poster
 /// holds this recipe, a few dozen bytes, and makes its pixels again when asked (`Image.bitmap`) through the
@@ -39,7 +40,7 @@ indirect enum ImagePixels: @unchecked Sendable {
 
 /// PNG bytes, remembered cheaply: the simulated server's generated posters (nearly every download) by
 /// their URL alone. Equal when the bytes are equal, however each side remembers them.
-enum PNGBytes: Hashable, Sendable {
+package enum PNGBytes: Hashable, Sendable {
     /// Exactly the generated poster for `url`, stamped with it, as the simulated server sends it.
     case servedPoster(url: String, byteCount: Int)
     /// Any other bytes (a posters folder's file, a partial download, a poster the memo no longer
@@ -48,7 +49,7 @@ enum PNGBytes: Hashable, Sendable {
 
     /// The way to remember `data`, whose stamp names `source`: by URL when the bytes are that URL's
     /// generated poster as `memo` holds it, compared byte for byte; else the bytes themselves.
-    init(_ data: Data, source: String?, memo: PosterMemo = .shared) {
+    package init(_ data: Data, source: String?, memo: PosterMemo = .shared) {
         if let source, let poster = memo.memoisedPNG(for: source),
             data == Data(PosterStamp.stamp(poster, url: source))
         {
@@ -58,8 +59,7 @@ enum PNGBytes: Hashable, Sendable {
         }
     }
 
-    /// The bytes.
-    var data: Data { data(memo: .shared) }
+    package var data: Data { data(memo: .shared) }
 
     /// The bytes, a served poster's from `memo` (which makes it again if it let it go).
     func data(memo: PosterMemo) -> Data {
@@ -70,7 +70,7 @@ enum PNGBytes: Hashable, Sendable {
     }
 
     /// How many bytes there are.
-    var byteCount: Int {
+    package var byteCount: Int {
         switch self {
         case .servedPoster(_, let byteCount): return byteCount
         case .kept(let data, _): return data.count
@@ -78,7 +78,7 @@ enum PNGBytes: Hashable, Sendable {
     }
 
     /// The URL stamped in the bytes, if any.
-    var source: String? {
+    package var source: String? {
         switch self {
         case .servedPoster(let url, _): return url
         case .kept(_, let source): return source
@@ -93,7 +93,7 @@ enum PNGBytes: Hashable, Sendable {
         return bitmap
     }
 
-    static func == (left: PNGBytes, right: PNGBytes) -> Bool {
+    package static func == (left: PNGBytes, right: PNGBytes) -> Bool {
         switch (left, right) {
         case (.servedPoster(let leftURL, _), .servedPoster(let rightURL, _)):
             return leftURL == rightURL
@@ -105,7 +105,7 @@ enum PNGBytes: Hashable, Sendable {
         }
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(byteCount)
         hasher.combine(source)
     }

@@ -1,5 +1,7 @@
 import Foundation
 import Imaging
+import Posters
+import Runtime
 
 /// A decoded picture the app can show: the simulated phone's look-alike of `UIImage`.
 ///
@@ -28,11 +30,11 @@ public final class Image: @unchecked Sendable {
     /// What kind of picture this is.
     public let kind: Kind
     /// The URL the poster's bytes were served from; nil for the placeholder and the failure image.
-    public let sourceURL: String?
+    package let sourceURL: String?
     /// The download whose bytes made this picture, if it came straight from the network in this launch.
-    let downloadID: Int?
+    package let downloadID: Int?
     /// Whether the sepia filter has been applied.
-    public let isFiltered: Bool
+    package let isFiltered: Bool
     private let tracker: MemoryTracker?
     private var cachedHash: String?
 
@@ -68,14 +70,14 @@ public final class Image: @unchecked Sendable {
     ///
     /// Blocks the calling simulated thread for the decode's virtual cost.
     public convenience init?(data: Data) {
-        guard let phone = Phone.current else {
-            preconditionFailure("Image(data:) needs a simulated thread of a Phone.")
+        guard let host = SimulatedThread.uiKitHost else {
+            preconditionFailure("Image(data:) needs a simulated thread of a phone.")
         }
-        guard let decoded = phone.imageWork.decode(data) else { return nil }
+        guard let decoded = host.decode(data) else { return nil }
         self.init(
             pixels: .decoded(decoded.png), byteCount: decoded.bitmap.byteCount, kind: .poster,
             sourceURL: decoded.png.source, downloadID: decoded.downloadID, isFiltered: false,
-            tracker: phone.memory)
+            tracker: host.memory)
     }
 
     /// The bytes this picture holds in memory once decoded (its cost in a cache).
@@ -85,17 +87,17 @@ public final class Image: @unchecked Sendable {
     ///
     /// Blocks the calling simulated thread for the filter's virtual cost.
     public func applyingSepia(intensity: Double) -> Image {
-        guard let phone = Phone.current else {
-            preconditionFailure("applyingSepia(intensity:) needs a simulated thread of a Phone.")
+        guard let host = SimulatedThread.uiKitHost else {
+            preconditionFailure("applyingSepia(intensity:) needs a simulated thread of a phone.")
         }
-        let filtered = phone.imageWork.filter(bitmap, intensity: intensity, sourceURL: sourceURL)
+        let filtered = host.filter(bitmap, intensity: intensity, sourceURL: sourceURL)
         return Image(
             pixels: .sepia(pixels, intensity: intensity), byteCount: filtered.byteCount, kind: kind,
-            sourceURL: sourceURL, downloadID: downloadID, isFiltered: true, tracker: phone.memory)
+            sourceURL: sourceURL, downloadID: downloadID, isFiltered: true, tracker: host.memory)
     }
 
     /// The workbook's pixel hash of this picture (`Bitmap.contentHash`), computed once.
-    public var contentHash: String {
+    package var contentHash: String {
         if let cachedHash { return cachedHash }
         let hash = PosterMemo.shared.hash(of: bitmap)
         cachedHash = hash

@@ -1,3 +1,4 @@
+import Runtime
 import Scenarios
 
 /// A one-section table with fixed-height rows, cell reuse and scrolling: `UITableView`'s look-alike.
@@ -15,18 +16,18 @@ public final class TableView {
     /// How far the content is scrolled, in points from the top.
     public internal(set) var contentOffset = 0.0
     /// Whether the user's finger is dragging the table.
-    public internal(set) var isDragging = false
+    public package(set) var isDragging = false
     /// Whether the table is coasting after a fling.
-    public internal(set) var isDecelerating = false
+    public package(set) var isDecelerating = false
     /// How many rows ahead of the visible ones the prefetch callbacks look.
     public var prefetchDistance = 5
 
-    unowned let phone: Phone
+    unowned let host: any UIKitHost
     weak var controller: TableViewController?
     private(set) var numberOfRows = 0
-    var needsReload = true
+    package var needsReload = true
     /// Visible cells by row.
-    private(set) var visibleCells: [Int: TableViewCell] = [:]
+    package private(set) var visibleCells: [Int: TableViewCell] = [:]
     private var reusePool: [String: [TableViewCell]] = [:]
     private var registeredClasses: [String: TableViewCell.Type] = [:]
     private var reportedRange: ClosedRange<Int>?
@@ -36,10 +37,10 @@ public final class TableView {
     /// `cellForRowAt` gets the rows as they stand.
     private var isLayingOut = false
 
-    init(phone: Phone, rowHeight: Double, viewportHeight: Double) {
-        self.phone = phone
-        self.rowHeight = rowHeight
-        self.viewportHeight = viewportHeight
+    init(host: any UIKitHost) {
+        self.host = host
+        rowHeight = host.rowHeight
+        viewportHeight = host.screenHeight
     }
 
     /// Registers the cell class to make for a reuse identifier.
@@ -81,8 +82,8 @@ public final class TableView {
 
     /// Asks the controller again for the cells of these rows, where they are on screen.
     public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation) {
-        phone.tableMutated()
-        phone.spendOnMain(phone.costs.reloadRows)
+        host.tableMutated()
+        SimulatedThread.current?.sleep(for: host.reloadRowsCost)
         for row in Set(indexPaths.map(\.row)).sorted() {
             guard let old = visibleCells[row], let controller else { continue }
             visibleCells[row] = nil
@@ -95,7 +96,7 @@ public final class TableView {
     /// Reloads everything at the next layout.
     public func reloadData() {
         needsReload = true
-        phone.tableMutated()
+        host.tableMutated()
     }
 
     /// Rows on screen at an offset.
@@ -106,7 +107,7 @@ public final class TableView {
 
     /// Moves the content as a touch does, clamped to the edges, and tells the delegate; the rows follow at
     /// the next layout (the frame's commit, or a caller that asks which rows are visible).
-    func scroll(to offset: Double) {
+    package func scroll(to offset: Double) {
         guard let controller else { return }
         reloadIfNeeded(controller: controller)
         let maxOffset = max(0, Double(numberOfRows) * rowHeight - viewportHeight)
@@ -119,7 +120,7 @@ public final class TableView {
 
     /// Lays out the rows for the current offset, as UIKit does at a commit or when asked for visible rows:
     /// cells leave, new rows get cells, prefetch calls go out. Does nothing when the rows already match.
-    func layoutIfNeeded() {
+    package func layoutIfNeeded() {
         guard let controller, !isLayingOut else { return }
         isLayingOut = true
         defer { isLayingOut = false }
@@ -136,7 +137,7 @@ public final class TableView {
         if range != reportedRange {
             reportedRange = range
             if let range {
-                phone.recorder.event(.visibleRows(first: range.lowerBound, last: range.upperBound))
+                host.visibleRowsChanged(first: range.lowerBound, last: range.upperBound)
             }
             updatePrefetching(visible: range, controller: controller)
         }
@@ -150,7 +151,7 @@ public final class TableView {
     }
 
     private func makeCell(row: Int, controller: TableViewController) -> TableViewCell {
-        phone.spendOnMain(phone.costs.cellForRow)
+        SimulatedThread.current?.sleep(for: host.cellForRowCost)
         let cell = controller.tableView(self, cellForRowAt: IndexPath(row: row, section: 0))
         cell.imageChanged = true
         return cell

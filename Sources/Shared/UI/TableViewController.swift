@@ -1,3 +1,5 @@
+import Runtime
+
 /// A screen that owns a table and answers for it: `UITableViewController`'s look-alike.
 ///
 /// A step's `ListViewController` subclasses it and overrides the data-source, delegate, prefetching and
@@ -6,18 +8,16 @@
 open class TableViewController {
     /// The table this controller answers for.
     public let tableView: TableView
-    /// The phone the app runs on: its movies, network and disk.
-    public let phone: Phone
+    /// The device the app runs on (the phone: see its `phone`).
+    package let host: any UIKitHost
 
     /// Makes the controller and its table, on the phone's main thread.
     public init() {
-        guard let phone = Phone.current else {
+        guard let host = SimulatedThread.uiKitHost else {
             preconditionFailure("A TableViewController is made by the phone, on its main thread.")
         }
-        self.phone = phone
-        tableView = TableView(
-            phone: phone, rowHeight: Double(phone.scenario.screen.rowHeight),
-            viewportHeight: Double(phone.scenario.screen.height))
+        self.host = host
+        tableView = TableView(host: host)
         tableView.controller = self
     }
 
@@ -49,7 +49,6 @@ open class TableViewController {
     /// The user's finger started dragging the table.
     open func scrollViewWillBeginDragging(_ scrollView: TableView) {}
 
-    /// The content moved.
     open func scrollViewDidScroll(_ scrollView: TableView) {}
 
     /// The finger lifted; `decelerate` tells whether the table keeps coasting.

@@ -2,34 +2,34 @@
 ///
 /// Figures are in the range of a mid-range phone, chosen so the lessons show clearly; teachers can change
 /// them and watch every metric move.
-public struct CostModel: Sendable, Equatable {
+package struct CostModel: Sendable, Equatable {
     /// Decoding, per pixel (a 180×270 poster: about 3.9 ms).
-    public var decodeNanosecondsPerPixel: Int64 = 80
+    package var decodeNanosecondsPerPixel: Int64 = 80
     /// The sepia filter, per pixel (a 180×270 poster: about 5.8 ms).
-    public var filterNanosecondsPerPixel: Int64 = 120
+    package var filterNanosecondsPerPixel: Int64 = 120
     /// A failed decode still reads the bytes: per byte.
-    public var failedDecodeNanosecondsPerByte: Int64 = 20
+    package var failedDecodeNanosecondsPerByte: Int64 = 20
     /// Fixed cost of one disk read.
-    public var diskReadBase: Int64 = 200
+    package var diskReadBase: Int64 = 200
     /// Disk read throughput, bytes per microsecond (200 MB/s).
-    public var diskReadBytesPerMicrosecond: Int64 = 200
+    package var diskReadBytesPerMicrosecond: Int64 = 200
     /// Fixed cost of one disk write.
-    public var diskWriteBase: Int64 = 500
+    package var diskWriteBase: Int64 = 500
     /// Disk write throughput, bytes per microsecond (100 MB/s).
-    public var diskWriteBytesPerMicrosecond: Int64 = 100
+    package var diskWriteBytesPerMicrosecond: Int64 = 100
     /// One frame's layout and commit on the main thread.
-    public var frameBase: Int64 = 600
+    package var frameBase: Int64 = 600
     /// Dequeuing and configuring one cell.
-    public var cellForRow: Int64 = 250
+    package var cellForRow: Int64 = 250
     /// Running one block from the main queue (the hop itself).
-    public var mainQueueBlock: Int64 = 30
+    package var mainQueueBlock: Int64 = 30
     /// Reloading rows (on top of the cells it asks for).
-    public var reloadRows: Int64 = 100
+    package var reloadRows: Int64 = 100
     /// Delivering one scroll-delegate callback.
-    public var delegateCallback: Int64 = 20
+    package var delegateCallback: Int64 = 20
 
     /// The defaults.
-    public init() {}
+    package init() {}
 
     func decode(pixels: Int) -> Int64 { Int64(pixels) * decodeNanosecondsPerPixel / 1000 }
     func failedDecode(bytes: Int) -> Int64 { Int64(bytes) * failedDecodeNanosecondsPerByte / 1000 }

@@ -1,16 +1,14 @@
 import Foundation
 import Imaging
+import Posters
 import Report
 import Runtime
+import UI
 
 /// The picture work the app asks of the phone, done on the calling simulated thread and priced there:
 /// decodes (full size and display size) and the sepia filter. The real pixel work is memoised across runs
 /// on identical input; its virtual cost is charged and traced at every call.
 final class ImageWork {
-    /// A decoded picture, the bytes it came from (which make its pixels again when asked), and the
-    /// download that delivered them.
-    typealias Decoded = (bitmap: Bitmap, png: PNGBytes, downloadID: Int?)
-
     private let costs: CostModel
     private let recorder: Recorder
     /// Bytes the network delivered and no decode has taken yet, with their downloads (oldest first). A
@@ -29,7 +27,7 @@ final class ImageWork {
     }
 
     /// Decodes bytes, charging the cost; nil when they are not a PNG.
-    func decode(_ data: Data) -> Decoded? {
+    func decode(_ data: Data) -> DecodedPicture? {
         let bitmap = PosterMemo.shared.decode(data)
         return charge(
             bitmap, decodedFrom: data, cost: bitmap.map { costs.decode(pixels: $0.width * $0.height) })
@@ -37,7 +35,7 @@ final class ImageWork {
 
     /// Decodes bytes at display size, charging a quarter of a full decode per source pixel and a full
     /// decode's cost per output pixel; nil when they are not a PNG.
-    func decode(_ data: Data, fittingPixels width: Int, _ height: Int) -> Decoded? {
+    func decode(_ data: Data, fittingPixels width: Int, _ height: Int) -> DecodedPicture? {
         guard let full = PosterMemo.shared.decode(data) else {
             return charge(nil, decodedFrom: data, cost: nil)
         }
@@ -50,7 +48,7 @@ final class ImageWork {
 
     /// Traces a decode and blocks the calling thread for its cost (a failed decode's, when `cost` is nil);
     /// hands back the picture with its bytes and the download that delivered them.
-    private func charge(_ bitmap: Bitmap?, decodedFrom data: Data, cost: Int64?) -> Decoded? {
+    private func charge(_ bitmap: Bitmap?, decodedFrom data: Data, cost: Int64?) -> DecodedPicture? {
         let thread = SimulatedThread.current
         let source = PosterStamp.source(of: [UInt8](data.prefix(4096)))
         let micros = cost ?? costs.failedDecode(bytes: data.count)

@@ -1,5 +1,6 @@
 import Report
 import Runtime
+import UI
 
 /// The app's main thread: it makes the app's controller, then runs main-queue blocks and frames in turn,
 /// parks when there is nothing to do, and has the screen checked after each piece of work.

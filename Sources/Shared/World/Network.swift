@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Posters
 import Runtime
 import Scenarios
 

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Posters
 import Report
 import Scenarios
 

@@ -1,6 +1,10 @@
+import Foundation
+import Imaging
+import Report
 import Runtime
+import UI
 
-extension Phone: AppHost {
+extension Phone: AppHost, RecordingHost, UIKitHost {
     package var launch: Int { process.launch }
 
     package var mainQueue: OperationQueue! { process.mainQueue }
@@ -31,5 +35,39 @@ extension Phone: AppHost {
 
     package func operationFinished(_ name: String, thread: String, cancelled: Bool) {
         recorder.operationFinished(name, thread: thread, cancelled: cancelled)
+    }
+
+    package var rowHeight: Double { Double(scenario.screen.rowHeight) }
+
+    package var screenHeight: Double { Double(scenario.screen.height) }
+
+    package var cellForRowCost: Int64 { costs.cellForRow }
+
+    package var reloadRowsCost: Int64 { costs.reloadRows }
+
+    package func tableMutated() { mainLoop.tableMutated() }
+
+    package func visibleRowsChanged(first: Int, last: Int) {
+        recorder.event(.visibleRows(first: first, last: last))
+    }
+
+    package func decode(_ data: Data) -> DecodedPicture? { imageWork.decode(data) }
+
+    package func decode(_ data: Data, fittingPixels width: Int, _ height: Int) -> DecodedPicture? {
+        imageWork.decode(data, fittingPixels: width, height)
+    }
+
+    package func filter(_ bitmap: Bitmap, intensity: Double, sourceURL: String?) -> Bitmap {
+        imageWork.filter(bitmap, intensity: intensity, sourceURL: sourceURL)
+    }
+}
+
+extension TableViewController {
+    /// The phone the app runs on: its movies, network and disk.
+    public var phone: Phone {
+        guard let phone = host as? Phone else {
+            preconditionFailure("A TableViewController runs on a phone.")
+        }
+        return phone
     }
 }

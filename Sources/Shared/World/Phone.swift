@@ -4,35 +4,35 @@ import Imaging
 import Report
 import Runtime
 import Scenarios
+import UI
 
 /// The simulated phone: virtual time, threads, network, disk, memory, the screen, and the app running on
 /// it, driven through one scenario.
 ///
 /// Make one per run with `Phone.run(...)`; every run with the same scenario, seed and app is the same run.
 public final class Phone {
-    /// The phone whose simulated thread calls this (nil outside the simulation).
+    /// The phone whose simulated thread calls this (nil outside the simulation), for app code and tests; the
+    /// layers reach their device as the thread's injected host (`SimulatedThread.host`) instead.
     public static var current: Phone? { SimulatedThread.current?.host as? Phone }
 
-    /// The scenario being played.
-    public let scenario: Scenario
+    package let scenario: Scenario
     /// The seed of every random choice.
-    public let seed: UInt64
+    package let seed: UInt64
     /// The catalog rows the app lists (the scenario's `rows`).
     public let movies: [Movie]
-    /// What each kind of work costs.
-    public let costs: CostModel
+    package let costs: CostModel
     /// The network the app downloads through.
-    public private(set) var network: Network!
+    package private(set) var network: Network!
     /// The storage the app caches on.
-    public private(set) var disk: Disk!
+    package private(set) var disk: Disk!
 
     let scheduler = Scheduler()
-    let recorder: Recorder
+    package let recorder: Recorder
 
     /// The current virtual time in microseconds since the phone started.
-    public var now: Int64 { scheduler.now }
-    let memory = MemoryTracker()
-    private let timeline: GestureTimeline
+    package var now: Int64 { scheduler.now }
+    package let memory = MemoryTracker()
+    let timeline: GestureTimeline
     /// Decodes and filters, priced.
     let imageWork: ImageWork
     /// The app's launches: their threads and queues.
@@ -40,11 +40,11 @@ public final class Phone {
     /// The main thread: blocks and frames in turn.
     let mainLoop: MainRunLoop
     /// Scrolling as the app has seen it: the gestures it has taken in.
-    private let scrolling: ScrollDriver
+    let scrolling: ScrollDriver
     /// The frame clock: vsync, when the next frame is due, and which frames were late.
-    private let frames: FrameClock
+    let frames: FrameClock
     /// What the screen shows: cells, wrong pictures, placeholders and stops.
-    private let screen: ScreenAudit
+    let screen: ScreenAudit
 
     private init(
         scenario: Scenario, seed: UInt64, movies: [Movie], costs: CostModel, keepsTrace: Bool,
@@ -76,7 +76,7 @@ public final class Phone {
     ///   - step: the step's name, for the report.
     ///   - diskRoot: the folder that holds the phone's disk; nil makes a fresh temporary one, removed after.
     ///   - makeApp: makes the app's controller; called on the simulated main thread at every launch.
-    public static func run(
+    package static func run(
         step: String, scenario: Scenario, seed: UInt64, movies: [Movie],
         options: PhoneOptions = PhoneOptions(),
         makeApp: @escaping () -> TableViewController
@@ -147,52 +147,4 @@ public final class Phone {
     /// Whether the app has nothing left to do: no main-queue work, no frames, no queued operations, no
     /// transfers.
     private var isQuiet: Bool { mainLoop.isIdle && network.isIdle && process.isIdle }
-
-    // MARK: Launch, relaunch, memory warnings
-
-    private func startApp() {
-        recorder.launched()
-        process.start(on: self)
-        scrolling.launched()
-        frames.stop()
-        mainLoop.start { [self] name, body in process.startThread(name: name, on: self, body: body) }
-    }
-
-    private func killApp() {
-        process.kill()
-        mainLoop.appKilled()
-    }
-
-    private func relaunch() {
-        recorder.event(.relaunch)
-        // A finger that landed while the main thread was blocked had already left the stop.
-        screen.leaveOpenStop(
-            at: scrolling.pendingTouchDown(before: scheduler.now + 1) ?? scheduler.now,
-            table: mainLoop.app?.tableView, now: scheduler.now)
-        frames.endScrolling(at: scheduler.now)
-        screen.countPlaceholders(until: scheduler.now)
-        killApp()
-        startApp()
-    }
-
-    private func sendMemoryWarning() {
-        recorder.event(.memoryWarning)
-        let warning = BlockOperation { [weak self] in
-            guard let self, let app = mainLoop.app else { return }
-            let before = memory.liveBytes
-            app.didReceiveMemoryWarning()
-            recorder.memoryWarningHandled(before: before, after: memory.liveBytes)
-        }
-        mainLoop.enqueue(warning, origin: nil)
-    }
-
-    // MARK: What the app's code asks of the phone
-
-    /// Blocks the main thread (or whichever simulated thread calls) for a UIKit-like cost.
-    func spendOnMain(_ micros: Int64) {
-        SimulatedThread.current?.sleep(for: micros)
-    }
-
-    /// The table changed: late, if a block of a cancelled operation changed it.
-    func tableMutated() { mainLoop.tableMutated() }
 }

@@ -1,6 +1,7 @@
 import Files
 import Foundation
 import Imaging
+import Posters
 
 /// The simulated HTTP server's content: what each poster URL answers.
 ///

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Report
+import UI
 
 /// What the user sees, checked at every commit: the picture each visible cell shows (traced), pictures
 /// shown in the wrong row, the time rows spend on a placeholder, and the stops (from the table coming to

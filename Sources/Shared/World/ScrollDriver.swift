@@ -1,6 +1,7 @@
 import Report
 import Runtime
 import Scenarios
+import UI
 
 /// The user's scrolling as the app sees it: takes the scenario's gestures in, in order, at the frames the
 /// main thread draws, moving the table and telling its delegate, as UIKit delivers touches.

@@ -1,10 +1,12 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import Imaging
 @testable import Report
 @testable import Runtime
+@testable import UI
 @testable import World
 
 /// An app in the manner of step 2: each row's poster downloads on a worker, decodes there, and its row

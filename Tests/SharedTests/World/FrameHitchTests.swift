@@ -1,9 +1,11 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import Report
 @testable import Runtime
+@testable import UI
 @testable import World
 
 /// Frames on the 60 Hz vsync grid: a main thread blocked during a scroll makes a hitch of the right size.
@@ -61,7 +63,7 @@ struct WorldFrameHitchTests {
         #expect(result.metrics.hitches == 1)
         #expect(abs(Double(result.metrics.hitchTimeMicroseconds) - expected) <= framePeriod)
         let hitch = try #require(result.events("hitch").first)
-        let milliseconds = try #require(hitch.number("ms"))
+        let milliseconds = try #require(hitch.milliseconds("ms"))
         #expect(abs(milliseconds - expected / 1000) <= framePeriod / 1000)
         // Hitch time per second of scrolling: about 33 ms over a one-second drag.
         let ratio = result.metrics.hitchTimeRatio

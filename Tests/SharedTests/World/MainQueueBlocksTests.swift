@@ -2,6 +2,7 @@ import Shared
 import Testing
 
 @testable import Runtime
+@testable import UI
 @testable import World
 
 /// The main thread's bookkeeping on its own: the main queue's order, late completions from cancelled

@@ -1,8 +1,10 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import Runtime
+@testable import UI
 @testable import World
 
 /// A cell that counts what happens to it.

@@ -1,9 +1,11 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import Concurrency
 @testable import Report
+@testable import UI
 @testable import World
 
 /// An app that loads every poster on screen in a task on the phone's cooperative pool, making `hops`

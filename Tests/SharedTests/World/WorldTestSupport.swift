@@ -1,9 +1,11 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 
 @testable import Catalog
 @testable import Runtime
+@testable import UI
 @testable import World
 
 // The simulated phone's look-alikes, not Foundation's types of the same names.
@@ -172,30 +174,5 @@ final class SleepOperation: Operation {
         SimulatedThread.current!.sleep(for: duration)
         log.note("end \(label)")
         log.running -= 1
-    }
-}
-
-extension RunResult {
-    /// The trace events with a name.
-    func events(_ name: String) -> [TraceEvent] { trace.filter { $0.name == name } }
-}
-
-extension TraceEvent {
-    /// A field's typed value, if present.
-    func value(_ key: String) -> Value? { fields.first { $0.key == key }?.value }
-
-    /// A string field's text (nil for null or a missing field).
-    func text(_ key: String) -> String? {
-        if case .text(let text)? = value(key) { return text }
-        return nil
-    }
-
-    /// A numeric field: a count, or a duration in milliseconds.
-    func number(_ key: String) -> Double? {
-        switch value(key) {
-        case .number(let number)?: return Double(number)
-        case .milliseconds(let micros)?: return Double(micros) / 1000
-        default: return nil
-        }
     }
 }

@@ -5,12 +5,12 @@ import Imaging
 /// Decoders skip the chunk, so the pixels are untouched. The world reads it back from any bytes the app
 /// decodes, wherever they came from (the network, a cache file, a previous process), so a picture always
 /// knows its source and a cell showing another row's poster is caught.
-enum PosterStamp {
+package enum PosterStamp {
     /// The `tEXt` keyword of the stamp.
     static let keyword = "workbook-source"
 
     /// The PNG with a stamp chunk inserted right after IHDR; other bytes are returned unchanged.
-    static func stamp(_ png: [UInt8], url: String) -> [UInt8] {
+    package static func stamp(_ png: [UInt8], url: String) -> [UInt8] {
         // Signature (8) + IHDR chunk (4 length + 4 type + 13 data + 4 CRC) = 33 bytes.
         guard png.count >= 33, png[12..<16].elementsEqual("IHDR".utf8) else { return png }
         var data = Array(keyword.utf8)
@@ -32,7 +32,7 @@ enum PosterStamp {
     }
 
     /// The URL stamped in PNG bytes, if any. Never traps on malformed bytes.
-    static func source(of png: [UInt8]) -> String? {
+    package static func source(of png: [UInt8]) -> String? {
         var offset = 8
         var chunksSeen = 0
         while offset + 8 <= png.count, chunksSeen < 8 {

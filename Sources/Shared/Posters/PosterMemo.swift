@@ -9,13 +9,13 @@ import Imaging
 /// suite fast. Generated posters are also kept on disk between processes (see `PosterFileCache`). The
 /// memo holds at most `byteBudget` bytes: past it, the least recently used entries go first, so a long
 /// run's memory stays flat while the posters on screen stay memoised.
-final class PosterMemo: @unchecked Sendable {
+package final class PosterMemo: @unchecked Sendable {
     /// The one memo of this process.
-    static let shared = PosterMemo()
+    package static let shared = PosterMemo()
 
     /// The most bytes the process's memo keeps. Measured on `course` in a debug build (Benchmarks/README.md): about
     /// this much keeps the memo's speed-up, while a 30-minute run's peak memory stays flat.
-    static let defaultByteBudget = 64 << 20
+    package static let defaultByteBudget = 64 << 20
 
     /// The most bytes this memo keeps.
     let byteBudget: Int
@@ -32,7 +32,7 @@ final class PosterMemo: @unchecked Sendable {
     private let files = PosterFileCache()
 
     /// A memo that keeps at most `byteBudget` bytes (tests make small ones).
-    init(byteBudget: Int = PosterMemo.defaultByteBudget) {
+    package init(byteBudget: Int = PosterMemo.defaultByteBudget) {
         self.byteBudget = byteBudget
     }
 
@@ -68,7 +68,7 @@ final class PosterMemo: @unchecked Sendable {
     /// The generated poster PNG for a URL; `remembering: false` leaves the memo as it was when it did not
     /// hold the poster (the oracle sizes every poster of a run at its end, and they would push out the
     /// pictures still on screen while filling the memo to its budget).
-    func png(for url: String, remembering: Bool = true) -> [UInt8] {
+    package func png(for url: String, remembering: Bool = true) -> [UInt8] {
         if let bytes = lock.withLock({ posters.value(for: url, now: tick()) }) { return bytes }
         let bytes: [UInt8]
         if let stored = files.png(for: url) {
@@ -84,12 +84,12 @@ final class PosterMemo: @unchecked Sendable {
     }
 
     /// The generated poster PNG for a URL if the memo holds it now (it neither generates nor reads a file).
-    func memoisedPNG(for url: String) -> [UInt8]? {
+    package func memoisedPNG(for url: String) -> [UInt8]? {
         lock.withLock { posters.value(for: url, now: tick()) }
     }
 
     /// The decoded pixels of PNG bytes, nil when they do not decode.
-    func decode(_ data: Data) -> Bitmap? {
+    package func decode(_ data: Data) -> Bitmap? {
         if let cached = lock.withLock({ decodes.value(for: data, now: tick()) }) { return cached }
         let bitmap = try? PNGDecoder.decode([UInt8](data), maximumPixels: PosterLimits.maximumPixels)
         remember(data.count + (bitmap?.byteCount ?? 0)) {
@@ -99,7 +99,7 @@ final class PosterMemo: @unchecked Sendable {
     }
 
     /// A bitmap scaled down to fit `width` × `height` (`Bitmap.downsampled(toFit:_:)`).
-    func fitted(_ bitmap: Bitmap, toFit width: Int, _ height: Int) -> Bitmap {
+    package func fitted(_ bitmap: Bitmap, toFit width: Int, _ height: Int) -> Bitmap {
         guard let pixels = PixelStorage(bitmap) else { return bitmap.downsampled(toFit: width, height) }
         let key = FitKey(pixels: pixels, width: width, height: height)
         if let cached = lock.withLock({ fits.value(for: key, now: tick()) }) { return cached.result }
@@ -112,7 +112,7 @@ final class PosterMemo: @unchecked Sendable {
     }
 
     /// The sepia-filtered pixels of a bitmap.
-    func sepia(_ bitmap: Bitmap, intensity: Double) -> Bitmap {
+    package func sepia(_ bitmap: Bitmap, intensity: Double) -> Bitmap {
         guard let pixels = PixelStorage(bitmap) else {
             return SepiaFilter(intensity: intensity).apply(to: bitmap)
         }
@@ -127,7 +127,7 @@ final class PosterMemo: @unchecked Sendable {
     }
 
     /// The workbook's pixel hash of a bitmap (`Bitmap.contentHash`).
-    func hash(of bitmap: Bitmap) -> String {
+    package func hash(of bitmap: Bitmap) -> String {
         guard let pixels = PixelStorage(bitmap) else { return bitmap.contentHash }
         if let cached = lock.withLock({ hashes.value(for: pixels, now: tick()) }) { return cached.hash }
         let hash = bitmap.contentHash

@@ -1,0 +1,36 @@
+import Runtime
+
+/// What the app reports to the phone's instruments: the cache hits only the app can see. Each call goes to
+/// the recorder of the host whose simulated thread makes it (`SimulatedThread.host`); outside a run, to
+/// none.
+public enum Instruments {
+    /// The app served a picture from its memory cache.
+    public static func memoryCacheHit() {
+        recorder?.memoryCacheHit()
+    }
+
+    /// The app served a picture from its disk cache.
+    public static func diskCacheHit() {
+        recorder?.diskCacheHit()
+    }
+
+    /// The app gave up its disk cache for the rest of the launch (a write failed: the disk is full or the
+    /// folder is gone); traced once as `disk_cache_off` with the reason.
+    public static func diskCacheOff(reason: String) {
+        recorder?.diskCacheOff(reason: reason)
+    }
+
+    /// The app's disk cache found a file for one URL holding another URL's header, and treated it as a
+    /// miss; traced as `disk_cache_mismatch` with the file and both URLs (the app says so once a launch).
+    public static func diskCacheMismatch(file: String, requested: String, found: String) {
+        recorder?.event(.diskCacheMismatch(file: file, url: requested, found: found))
+    }
+
+    private static var recorder: Recorder? { (SimulatedThread.currentHost as? any RecordingHost)?.recorder }
+}
+
+/// A host whose instruments report to a recorder (the phone is one).
+package protocol RecordingHost: AppHost {
+    /// The run's recorder.
+    var recorder: Recorder { get }
+}
