@@ -48,6 +48,8 @@ struct Configuration {
             case .windowedCancel: cancelsOnlyRowsLeavingWindow = false
             case .keepOnScreen: keepsOnScreenPostersOnMemoryWarning = false
             case .rememberFailures: remembersFailedURLs = false
+            // Step 5's: the harness refuses them for this step.
+            case .decodeAtDisplaySize, .retries, .slowDragLoading: break
             }
         }
         if let concurrency = options.concurrency {

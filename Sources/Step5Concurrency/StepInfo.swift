@@ -4,15 +4,22 @@ import Shared
 enum StepInfo: WorkbookStep {
     static let name = "Step5Concurrency"
     static let summary = "the same app in Swift concurrency, decoding at display size, as image libraries do"
+    /// What `--without` may turn off here; the others are measured and left out (`Techniques`).
+    static let techniques: [Technique] = [
+        .decodeAtDisplaySize, .oneLoadPerURL, .retries, .diskCache, .resumeDownloads, .diskWhileScrolling,
+        .slowDragLoading,
+    ]
 
     /// Makes the app's first screen; the harness calls it on the simulated main thread at each launch.
     static func makeApp(_ options: RunOptions) -> TableViewController {
         makeApp(options, techniques: .all)
     }
 
-    /// Makes the app with only some of the libraries' techniques (for the ablation table).
+    /// Makes the app with only some of the libraries' techniques (for the ablation table), less those
+    /// the command line's `--without` names.
     static func makeApp(_ options: RunOptions, techniques: Techniques) -> TableViewController {
-        PhoneMainActor.assumeIsolated(Phone.current!) { _ in
+        let techniques = techniques.subtracting(Techniques(options.without))
+        return PhoneMainActor.assumeIsolated(Phone.current!) { _ in
             ListViewController(concurrency: options.concurrency ?? 5, techniques: techniques)
         }
     }

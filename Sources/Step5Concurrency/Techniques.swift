@@ -1,3 +1,5 @@
+import Shared
+
 /// The image libraries' techniques this step adds on top of step 4's ideas, each of which can be turned
 /// off to measure what it buys (the walkthrough's ablation table).
 struct Techniques: OptionSet, Sendable {
@@ -42,4 +44,26 @@ struct Techniques: OptionSet, Sendable {
         .decodeAtDisplaySize, .coalescing, .retries, .diskCache, .resumableDownloads, .diskWhileScrolling,
         .slowDragLoading,
     ]
+}
+
+extension Techniques {
+    /// The techniques `--without` names, in this step's terms.
+    init(_ named: [Technique]) {
+        self = []
+        for technique in named {
+            switch technique {
+            case .decodeAtDisplaySize: insert(.decodeAtDisplaySize)
+            case .oneLoadPerURL: insert(.coalescing)
+            case .retries: insert(.retries)
+            case .diskCache: insert(.diskCache)
+            case .resumeDownloads: insert(.resumableDownloads)
+            case .diskWhileScrolling: insert(.diskWhileScrolling)
+            case .slowDragLoading: insert(.slowDragLoading)
+            // Step 4's only: the harness refuses them for this step.
+            case .memoryCache, .cancelOnReuse, .prefetch, .extraConcurrency, .windowedCancel, .keepOnScreen,
+                .rememberFailures:
+                break
+            }
+        }
+    }
 }

@@ -1,3 +1,5 @@
 import Shared
 
-Workbook.main(step: StepInfo.name, summary: StepInfo.summary, makeApp: StepInfo.makeApp)
+Workbook.main(
+    step: StepInfo.name, summary: StepInfo.summary, techniques: StepInfo.techniques,
+    makeApp: StepInfo.makeApp)

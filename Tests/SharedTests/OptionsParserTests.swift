@@ -195,11 +195,30 @@ struct OptionsParserTests {
         #expect(optionLines.count == documented.count - 1, "one line per option")
     }
 
-    @Test("--without takes a comma-separated list of step 4's techniques, sorted, each once")
+    @Test("--without takes a comma-separated list of techniques, sorted, each once")
     func withoutTakesTechniques() throws {
         let options = try OptionsParser.parse(["--without", "prefetch,memory-cache,prefetch"])
         #expect(options.without == [.memoryCache, .prefetch])
         #expect(throws: OptionsError.self) { try OptionsParser.parse(["--without", "prefetching"]) }
         #expect(throws: OptionsError.self) { try OptionsParser.parse(["--without", ""]) }
+    }
+
+    @Test("A step's --without takes only the techniques it has; a step with none refuses the option")
+    func withoutTakesOnlyTheStepsOwnTechniques() throws {
+        let stepFive: [Technique] = [.decodeAtDisplaySize, .diskCache]
+        let options = try OptionsParser.parse(["--without", "disk-cache"], techniques: stepFive)
+        #expect(options.without == [.diskCache])
+        // A name another step has is refused with exit code 2's error, not ignored.
+        #expect(throws: OptionsError.self) {
+            try OptionsParser.parse(["--without", "prefetch"], techniques: stepFive)
+        }
+        #expect(throws: OptionsError.self) {
+            try OptionsParser.parse(["--without", "prefetch"], techniques: [])
+        }
+        // The help lists the step's own names, and leaves the option out of a step that has none.
+        let help = OptionsParser.helpText(program: "Step5", summary: "s", techniques: stepFive)
+        let line = try #require(help.split(separator: "\n").first { $0.contains("--without") })
+        #expect(line.hasSuffix("decode-at-display-size, disk-cache"))
+        #expect(!OptionsParser.helpText(program: "Step1", summary: "s", techniques: []).contains("--without"))
     }
 }

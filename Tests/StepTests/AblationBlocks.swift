@@ -43,7 +43,9 @@ enum AblationBlocks {
     /// The ablation's rows: step 3 at step 4's concurrency, step 4, and step 4 without each technique.
     static var commands: [String] {
         ["Step3IdleOnly --concurrency \(stepFourConcurrency)", "Step4CacheAndPrefetch"]
-            + Technique.allCases.map { "Step4CacheAndPrefetch --without \($0.rawValue)" }
+            + Step.cacheAndPrefetch.info.techniques.map {
+                "Step4CacheAndPrefetch --without \($0.rawValue)"
+            }
     }
 
     /// A run of a command line (a step name and its options) on a scenario, shared between blocks and tests.

@@ -53,11 +53,11 @@ struct WalkthroughTests {
         var commands = 0
         for command in WalkthroughBlocks.stepCommands(in: text) {
             let words = command.split(separator: " ").map(String.init)
-            guard words.count >= 3, Step(rawValue: words[2]) != nil else {
+            guard words.count >= 3, let step = Step(rawValue: words[2]) else {
                 Issue.record("unknown step in “\(command)”")
                 continue
             }
-            let options = try OptionsParser.parse(Array(words.dropFirst(3)))
+            let options = try OptionsParser.parse(Array(words.dropFirst(3)), techniques: step.info.techniques)
             // A scenario file the student writes in an exercise does not exist yet; built-ins must.
             if !options.scenario.hasSuffix(".scenario") {
                 _ = try ScenarioParser.load(options.scenario)

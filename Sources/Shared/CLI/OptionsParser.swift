@@ -43,7 +43,7 @@ package enum OptionsParser {
             help: "override the step's download concurrency (1…64)"),
         Option(
             name: "--without", kind: .value(placeholder: "LIST"),
-            help: "turn off step 4's techniques, comma-separated: "
+            help: "turn off some of the step's techniques, comma-separated: "
                 + Technique.allCases.map(\.rawValue).joined(separator: ", ")),
         Option(
             name: "--posters", kind: .value(placeholder: "DIR"),
@@ -64,10 +64,11 @@ package enum OptionsParser {
     ]
 
     /// Reads the arguments (without the program name) into options. `accepting` narrows the options to
-    /// those names (with their dashes, `--seed`), for a program that takes only some of them (`Compare`).
-    package static func parse(_ arguments: [String], accepting: Set<String>? = nil) throws(OptionsError)
-        -> RunOptions
-    {
+    /// those names (with their dashes, `--seed`), for a program that takes only some of them (`Compare`);
+    /// `techniques`, when given, are the only ones `--without` may name (a step's own).
+    package static func parse(
+        _ arguments: [String], accepting: Set<String>? = nil, techniques: [Technique]? = nil
+    ) throws(OptionsError) -> RunOptions {
         let options =
             accepting.map { names in Self.options.filter { names.contains($0.name) } } ?? Self.options
         var result = RunOptions()
@@ -113,14 +114,33 @@ package enum OptionsParser {
             }
             try apply(option.name, value: value, to: &result)
         }
+        if let techniques, let foreign = result.without.first(where: { !techniques.contains($0) }) {
+            throw .badValue(
+                option: "--without", value: foreign.rawValue,
+                expected: techniques.isEmpty
+                    ? "nothing: this step has no techniques to turn off (steps 4 and 5 have)"
+                    : "a comma-separated list of " + techniques.map(\.rawValue).joined(separator: ", "))
+        }
         return result
     }
 
     /// The help: a usage line, one line per option (those named in `accepting`, or all), and the built-in
-    /// scenarios.
-    package static func helpText(program: String, summary: String, accepting: Set<String>? = nil) -> String {
-        let options =
+    /// scenarios. With `techniques`, `--without` lists those (and is left out when there are none).
+    package static func helpText(
+        program: String, summary: String, accepting: Set<String>? = nil, techniques: [Technique]? = nil
+    ) -> String {
+        var options =
             accepting.map { names in Self.options.filter { names.contains($0.name) } } ?? Self.options
+        if let techniques {
+            options = options.compactMap { option in
+                guard option.name == "--without" else { return option }
+                guard !techniques.isEmpty else { return nil }
+                return Option(
+                    name: option.name, kind: option.kind,
+                    help: "turn off some of the step's techniques, comma-separated: "
+                        + techniques.map(\.rawValue).joined(separator: ", "))
+            }
+        }
         let labels = options.map { option -> String in
             switch option.kind {
             case .none: return option.name

@@ -14,7 +14,7 @@ public struct RunOptions: Sendable, Equatable {
     package var cacheDirectory: String?
     /// Override the step's download concurrency, 1…64 (`--concurrency`).
     public var concurrency: Int?
-    /// Step 4's techniques to turn off, to see what each buys (`--without`); sorted, each once.
+    /// Techniques of step 4 or 5 to turn off, to see what each buys (`--without`); sorted, each once.
     public var without: [Technique] = []
     /// Serve real PNG files from this folder instead of generated posters (`--posters`).
     package var postersDirectory: String?
@@ -33,7 +33,8 @@ public struct RunOptions: Sendable, Equatable {
     public init() {}
 }
 
-/// One of step 4's techniques, as `--without` names it; steps 1 to 3 have none of them and ignore it.
+/// One of step 4's or step 5's techniques, as `--without` names it. Each step lists the ones it takes
+/// (`WorkbookStep.techniques`); the harness refuses the others, and steps 1 to 3 take none.
 public enum Technique: String, CaseIterable, Sendable, Comparable {
     case memoryCache = "memory-cache"
     case diskCache = "disk-cache"
@@ -46,6 +47,9 @@ public enum Technique: String, CaseIterable, Sendable, Comparable {
     case windowedCancel = "windowed-cancel"
     case keepOnScreen = "keep-on-screen"
     case rememberFailures = "remember-failures"
+    case decodeAtDisplaySize = "decode-at-display-size"
+    case retries
+    case slowDragLoading = "slow-drag-loading"
 
     public static func < (lhs: Technique, rhs: Technique) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -18,15 +18,16 @@ public enum Workbook {
     /// (0 on success, also when the reader of the output went away; 1 when the report cannot be written;
     /// 2 for bad input). SIGINT and SIGTERM remove the run's temporary files before the process ends.
     public static func main(
-        step: String, summary: String, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        step: String, summary: String, techniques: [Technique] = [],
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         makeApp: @escaping (RunOptions) -> TableViewController
     ) -> Never {
         ignoreBrokenPipes()
         TemporaryFiles.removeOnInterrupt()
         do {
-            let options = try OptionsParser.parse(arguments)
+            let options = try OptionsParser.parse(arguments, techniques: techniques)
             if options.help {
-                write(OptionsParser.helpText(program: step, summary: summary))
+                write(OptionsParser.helpText(program: step, summary: summary, techniques: techniques))
                 exit(0)
             }
             let result = try run(step: step, options: options, makeApp: makeApp)

@@ -12,4 +12,10 @@ public protocol WorkbookStep {
     static var summary: String { get }
     /// Makes the app's first screen; the harness calls it on the simulated main thread at each launch.
     static func makeApp(_ options: RunOptions) -> TableViewController
+    /// The techniques `--without` may turn off in this step (none, unless the step says).
+    static var techniques: [Technique] { get }
+}
+
+extension WorkbookStep {
+    public static var techniques: [Technique] { [] }
 }
