@@ -29,7 +29,6 @@ public final class Network {
     private let settings: NetworkSettings
     private let faults: FaultSettings
     private let seed: UInt64
-    private var jitter: SeededGenerator
     private var hosts: [String: HostSlots] = [:]
     private var flowing: [Transfer] = []
     private var lastLinkUpdate: Int64 = 0
@@ -83,7 +82,6 @@ public final class Network {
         self.settings = settings
         self.faults = faults
         self.seed = seed
-        self.jitter = SeededGenerator(seed: seed, stream: "network-jitter")
     }
 
     /// Whether any request is in flight.
@@ -173,6 +171,10 @@ public final class Network {
         let attempt = attemptsByURL[transfer.urlString, default: 0]
         attemptsByURL[transfer.urlString] = attempt + 1
         let fault = chooseFault(url: transfer.urlString, attempt: attempt)
+        // Drawn for this URL and attempt, not in the order requests start: a step that starts the same
+        // requests in another order meets the same latencies.
+        var jitter = SeededGenerator(
+            seed: seed ^ FNV1a64.hash(transfer.urlString) &+ UInt64(attempt), stream: "network-jitter")
         var latency = settings.rttMicroseconds + jitter.below(settings.jitterMicroseconds)
         if let slow = faults.slowHost, slow.host == transfer.host { latency *= Int64(max(1, slow.factor)) }
         if fault == .timeout || latency > settings.timeoutMicroseconds {
