@@ -22,6 +22,9 @@ final class ImageDownloader: Operation {
     /// What an earlier, cancelled download of this URL received; after a cancellation, what this one did.
     private(set) var resumeData: ResumeData?
 
+    /// Told, on the download's thread, when a transient failure is about to be tried again.
+    var willRetry: (() -> Void)?
+
     init(url: URL, diskCache: DiskCache?, resumeData: ResumeData? = nil, readsDiskOnly: Bool = false) {
         self.url = url
         self.diskCache = diskCache
@@ -55,6 +58,7 @@ final class ImageDownloader: Operation {
                 downloaded = try Network.shared.data(from: url, cancellingWith: self, resumeData: &resumeData)
             } catch {
                 guard error.isTransient, retries < Self.maximumRetries, !isCancelled else { return }
+                willRetry?()
                 // Give the server a moment before asking again; this worker waits.
                 SimulatedThread.current?.sleep(for: Self.firstBackoff << retries)
                 retries += 1

@@ -151,6 +151,9 @@ final class ListViewController: TableViewController {
             resumeData: readingDiskOnly ? nil : resumeData.removeValue(forKey: url),
             readsDiskOnly: readingDiskOnly)
         downloader.queuePriority = priority
+        downloader.willRetry = {
+            OperationQueue.main.addOperation { self.showFailureWhileRetrying(for: url) }
+        }
         downloader.completionBlock = {
             if downloader.isCancelled {
                 // Keep what arrived before the cancel, for the next download of this poster.
@@ -221,6 +224,17 @@ final class ListViewController: TableViewController {
             guard let cell = load.cell, cell.imageLoad === load || !configuration.isCancelOnReuseEnabled
             else { continue }
             cell.imageView.image = image
+        }
+    }
+
+    /// Shows the failure image in every cell still waiting for a URL whose download failed and is about
+    /// to be tried again: the row says at once that its poster did not come (the spinner goes on), and a
+    /// retry that succeeds replaces the failure with the poster.
+    func showFailureWhileRetrying(for url: URL) {
+        for load in loadsInProgress[url] ?? [] {
+            guard let cell = load.cell, cell.imageLoad === load || !configuration.isCancelOnReuseEnabled
+            else { continue }
+            cell.imageView.image = Image.failed
         }
     }
 

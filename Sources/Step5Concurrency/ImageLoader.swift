@@ -278,7 +278,7 @@ actor ImageLoader {
             }
             let imageData: Data
             do {
-                imageData = try await download(url)
+                imageData = try await download(url, meanwhile: decoded)
             } catch {
                 await releaseSlot()
                 throw error
@@ -322,7 +322,7 @@ actor ImageLoader {
     /// Downloads a URL's bytes; a transient failure is tried again after a pause that doubles each time
     /// (the slot stays held, as a retrying operation holds its queue's), while a 404 or an invalid URL is
     /// final at once.
-    nonisolated func download(_ url: URL) async throws -> Data {
+    nonisolated func download(_ url: URL, meanwhile: Preview? = nil) async throws -> Data {
         var retries = 0
         while true {
             try Task.checkCancellation()
@@ -335,6 +335,8 @@ actor ImageLoader {
                     failure.isTransient,
                     retries < Self.maximumRetries
                 else { throw error }
+                // The rows say it failed at once; a retry that succeeds replaces that with the poster.
+                await meanwhile?(Image.failed)
                 // The task sleeps on the phone's clock; no thread waits.
                 try await clock.sleep(for: Self.firstBackoff * (1 << retries))
                 retries += 1
