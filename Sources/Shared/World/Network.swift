@@ -103,7 +103,7 @@ public final class Network {
     }
 
     /// As `data(from:cancellingWith:)`, resuming from `resumeData` when it is for this URL, and leaving
-    /// in it what arrived when the transfer is cancelled mid-body (nil otherwise).
+    /// in it what arrived when the transfer is cancelled, or its connection lost, mid-body (nil otherwise).
     public func data(
         from url: URL, cancellingWith operation: Runtime.Operation, resumeData: inout ResumeData?
     ) throws(NetworkError) -> Data {
@@ -249,6 +249,13 @@ public final class Network {
         let moved = transfer.size
         phone.recorder.bytesMoved(moved, download: transfer.download)
         if let failure = failure ?? transfer.failure {
+            if failure == .connectionLost, transfer.status / 100 == 2, transfer.offset + moved > 0 {
+                // What arrived before the connection dropped is good: a retry may ask for the rest only,
+                // as URLSession hands back resume data when a download's connection is lost.
+                transfer.leftover = ResumeData(
+                    url: transfer.url, received: Array(transfer.body[..<(transfer.offset + moved)]),
+                    validator: transfer.validator, download: transfer.download)
+            }
             phone.recorder.requestEnded(
                 url: transfer.urlString, status: transfer.status / 100 == 2 ? 0 : transfer.status,
                 bytes: moved,
