@@ -151,8 +151,8 @@ final class ListViewController: TableViewController {
             resumeData: readingDiskOnly ? nil : resumeData.removeValue(forKey: url),
             readsDiskOnly: readingDiskOnly)
         downloader.queuePriority = priority
-        downloader.willRetry = {
-            OperationQueue.main.addOperation { self.showFailureWhileRetrying(for: url) }
+        downloader.willRetry = { [weak self] in
+            OperationQueue.main.addOperation { self?.showFailureWhileRetrying(for: url) }
         }
         downloader.completionBlock = {
             if downloader.isCancelled {

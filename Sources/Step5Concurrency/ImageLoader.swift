@@ -33,6 +33,10 @@ actor ImageLoader {
     /// What cancelled downloads received, by URL: the next download of the URL asks only for the rest.
     private var resumeData: [URL: ResumeData] = [:]
     private var nextNumber = 0
+    /// Loads that failed for good while no row waited for them (the rows left while the user scrolled):
+    /// the next row to ask gets the failure at once, and the display remembers it, as step 4 remembers a
+    /// failure whoever was waiting.
+    private var failuresNobodySaw: [URL: any Error] = [:]
 
     /// What a row does with its poster once decoded, before the filter: shows it, as steps 2 to 4 show
     /// a record's downloaded image until the filtered one replaces it.
@@ -76,6 +80,9 @@ actor ImageLoader {
     /// task gives up this caller's wish, and the load stops when nobody else wants it.
     func image(for url: URL, preview: Preview? = nil) async throws -> Image {
         try Task.checkCancellation()
+        if let failure = failuresNobodySaw.removeValue(forKey: url) {
+            throw failure
+        }
         nextNumber += 1
         let number = nextNumber
         let priority = Task.currentPriority
@@ -154,6 +161,9 @@ actor ImageLoader {
     private func finish(_ url: URL, load number: Int, with result: Result<Image, any Error>) {
         guard let load = loadsInProgress[url], load.number == number else { return }
         loadsInProgress[url] = nil
+        if load.waiters.isEmpty, case .failure(let error) = result, !(error is CancellationError) {
+            failuresNobodySaw[url] = error
+        }
         // In the order the rows asked, so every run resumes them alike.
         for key in load.waiters.keys.sorted() {
             load.waiters[key]!.resume(with: result)

@@ -92,6 +92,36 @@ struct FaultTests {
     }
 
     @Test(
+        "While a retry waits, the row shows the failure image, and a retry that succeeds replaces it",
+        arguments: [Step.cacheAndPrefetch, .concurrency])
+    func failureShowsWhileRetrying(step: Step) throws {
+        let run = try SharedRuns.shared.result(step, "flaky")
+        // A row that showed the failure image and later, without being shown anything else, the poster
+        // of a URL whose request had failed before: only a retry under way can bring that poster.
+        var failedRows: Set<Int> = []
+        var failedURLs: Set<String> = []
+        var replaced = 0
+        for event in run.trace {
+            switch event.name {
+            case "request_end" where event.number("status") != 200:
+                failedURLs.insert(event.text("url") ?? "")
+            case "cell_image":
+                guard let row = event.number("row") else { continue }
+                if event.text("shows") == "failed" {
+                    failedRows.insert(row)
+                } else if failedRows.remove(row) != nil, event.text("shows") == "image",
+                    failedURLs.contains(event.text("url") ?? "")
+                {
+                    replaced += 1
+                }
+            default:
+                break
+            }
+        }
+        #expect(replaced > 0, "no retried row went from the failure image to its poster")
+    }
+
+    @Test(
         "A corrupt PNG in the --posters folder fails only the rows it is served for", arguments: Step.allCases
     )
     func corruptServedPoster(step: Step) throws {

@@ -188,8 +188,8 @@ struct ProgressionTests {
         #expect(cached.metric("stops_unfilled") <= idleOnly.metric("stops_unfilled"))
         Self.expectKnown(
             Self.placeholderKnownWorse.contains(scenario),
-            "step 4 retries a transient failure, and the row stays grey while it waits; step 3 shows the "
-                + "failure image at once"
+            "step 4's retried transfers share the slow link with other rows, and at the one-frame pauses "
+                + "between drags it gives up transfers that step 3 lets run"
         ) {
             #expect(
                 cached.metric("placeholder_row_seconds") <= idleOnly.metric("placeholder_row_seconds"))
@@ -197,7 +197,7 @@ struct ProgressionTests {
     }
 
     /// Built-in scenarios where step 4 shows grey rows longer than step 3 at equal concurrency: on
-    /// `flaky`, the rows whose downloads step 4 retries.
+    /// `flaky`, by 0.3 row-seconds (the retries' transfers, and transfers given up between drags).
     static let placeholderKnownWorse: Set<String> = ["flaky"]
 
     /// Runs `body` as a known issue when `known` (Swift Testing then fails the test once it passes, so a
@@ -214,13 +214,39 @@ struct ProgressionTests {
     func stepFourWastesLittle(scenario: String) throws {
         let run = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
         #expect(run.metric("bytes_downloaded") > 0)
-        // On `flaky` and `slow-reuse`: dropped and corrupt bodies, and transfers for rows the user left
-        // before their posters came, on a network too slow to finish them during a stop.
+        // On `flaky` and `slow-reuse` no step can meet the budget: see the test below.
         Self.expectKnown(
-            ["flaky", "slow-reuse"].contains(scenario), "dropped bodies and transfers for rows left behind"
+            ["flaky", "slow-reuse"].contains(scenario),
+            "corrupt bodies (flaky) and the first screen's posters (slow-reuse) alone exceed 5 %"
         ) {
             #expect(run.metric("bytes_wasted") <= 0.05 * run.metric("bytes_downloaded"))
         }
+    }
+
+    @Test("On flaky and slow-reuse, bytes no step can show already exceed step 4's waste budget")
+    func wasteNoStepCanAvoid() throws {
+        // flaky: bodies that arrived whole (200) but do not decode. The server corrupted them, so no
+        // client can show them.
+        let flaky = try SharedRuns.shared.result(.cacheAndPrefetch, "flaky")
+        let corrupt = Set(
+            flaky.events("decode").filter { $0.flag("ok") == false }.compactMap { $0.text("url") })
+        let corruptBytes = flaky.events("request_end")
+            .filter { $0.number("status") == 200 && corrupt.contains($0.text("url") ?? "") }
+            .compactMap { $0.number("bytes") }.reduce(0, +)
+        #expect(Double(corruptBytes) > 0.05 * flaky.metric("bytes_downloaded"))
+        // slow-reuse: the launch screen's posters, asked for while the user looks at the first screen,
+        // arrive after the first fling has taken it away, and the user never comes back to those rows.
+        let slow = try SharedRuns.shared.result(.cacheAndPrefetch, "slow-reuse")
+        let firstTouch = try #require(slow.trace.first { $0.scrollState == .dragging }).time
+        let shown = Set(
+            slow.events("cell_image").filter { $0.text("shows") == "image" }.compactMap { $0.text("url") })
+        let launchScreen = Set(
+            slow.events("request_start").filter { $0.time < firstTouch }.compactMap { $0.text("url") })
+        let lostBytes = slow.events("request_end")
+            .filter { launchScreen.contains($0.text("url") ?? "") && !shown.contains($0.text("url") ?? "") }
+            .compactMap { $0.number("bytes") }.reduce(0, +)
+        #expect(launchScreen.count >= 5)
+        #expect(Double(lostBytes) > 0.05 * slow.metric("bytes_downloaded"))
     }
 
     @Test(

@@ -16,19 +16,7 @@ struct Step5Tests {
 
     /// The comparisons with step 4 that do not hold yet, each with its reason (found by running both;
     /// a gap listed here that closes makes its test fail, so the list stays true).
-    static let knownGaps: [String: Comment] = [
-        // On slow-reuse, step 5 starts a stop's requests in the rows' order, step 4 in the order its
-        // cells asked; the seeded jitter then falls on other requests, and the last stop fills about
-        // 0.1–0.3 s later (or sooner, on other seeds).
-        "slow-reuse/time_to_visible_ms_p95": "another start order draws other jitter (0.12 s later)",
-        "slow-reuse#1/time_to_visible_ms_p95": "another start order draws other jitter (seed 1)",
-        "slow-reuse#3/time_to_visible_ms_p95": "another start order draws other jitter (seed 3)",
-        "slow-reuse#1/placeholder_row_seconds": "2.9 grey row-seconds more than step 4 (seed 1)",
-        "slow-reuse#2/placeholder_row_seconds": "another start order draws other jitter (seed 2)",
-        // A poster read from disk mid-fling waits for step 5's one processing slot (decode and filter),
-        // where step 4 filters disk reads on a queue of their own.
-        "long-fling#3/placeholder_row_seconds": "0.02 grey row-seconds more than step 4 (seed 3)",
-    ]
+    static let knownGaps: [String: Comment] = [:]
 
     /// Expects `five` no worse than `four` on a metric, as a known issue when the gap is listed.
     static func expectNoWorse(_ five: RunResult, _ four: RunResult, _ key: String, at place: String) {
