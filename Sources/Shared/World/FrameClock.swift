@@ -5,7 +5,7 @@ import Runtime
 /// timer that wakes the main thread for it, and which frames were late while the user scrolled (counted by
 /// a `HitchLedger` into the recorder).
 final class FrameClock {
-    /// The vsync grid.
+    /// When each vsync falls: the refresh period as an exact fraction of microseconds.
     let vsync: Int64Fraction
     private let recorder: Recorder
     private var hitchLedger: HitchLedger

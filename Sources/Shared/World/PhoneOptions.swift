@@ -49,7 +49,7 @@ package struct CostModel: Sendable, Equatable {
     /// Delivering one scroll-delegate callback.
     package var delegateCallback: Int64 = 20
 
-    /// The defaults.
+    /// The costs the workbook measures with (the values above).
     package init() {}
 
     func decode(pixels: Int) -> Int64 { Int64(pixels) * decodeNanosecondsPerPixel / 1000 }
