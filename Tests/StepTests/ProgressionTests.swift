@@ -58,7 +58,7 @@ struct ProgressionTests {
             }
         }
         #expect(requests > 0)
-        #expect(run.events("scroll_state").count > 0)
+        #expect(!run.trace.compactMap(\.scrollState).isEmpty)
         #expect(
             requestsWhileScrolling.isEmpty, "requests started while scrolling at \(requestsWhileScrolling)")
     }
