@@ -16,16 +16,16 @@ let layers: [(name: String, folders: [String], uses: [String], resources: [Strin
     ("Files", ["Files"], [], []),
     ("Catalog", ["Catalog"], ["Files"], ["Resources/movies.plist"]),
     ("Runtime", ["Runtime"], [], []),
+    ("Concurrency", ["Concurrency"], ["Runtime"], []),
     ("Scenarios", ["Scenarios"], ["Files"], ["Resources/Scenarios"]),
     ("Posters", ["Posters"], ["Imaging", "Files"], []),
     ("UI", ["UI"], ["Imaging", "Runtime", "Scenarios", "Posters"], []),
     ("Report", ["Report"], ["Imaging", "Runtime"], []),
     (
         "World", ["World"],
-        ["Imaging", "Files", "Catalog", "Runtime", "Scenarios", "Posters", "UI", "Report"],
+        ["Imaging", "Files", "Catalog", "Runtime", "Scenarios", "Posters", "UI", "Report", "Concurrency"],
         []
     ),
-    ("Concurrency", ["Concurrency"], ["Runtime", "World"], []),
     ("Pictures", ["Pictures"], ["Imaging", "Files", "Report"], ["Resources/Unifont"]),
     ("CLI", ["CLI"], ["Files", "Catalog", "Scenarios", "UI", "Report", "World", "Pictures"], []),
 ]

@@ -19,7 +19,7 @@ enum StepInfo: WorkbookStep {
     /// the command line's `--without` names.
     static func makeApp(_ options: RunOptions, techniques: Techniques) -> TableViewController {
         let techniques = techniques.subtracting(Techniques(options.without))
-        return PhoneMainActor.assumeIsolated(Phone.current!) { _ in
+        return PhoneMainActor.assumeIsolated {
             ListViewController(concurrency: options.concurrency ?? 5, techniques: techniques)
         }
     }

@@ -35,11 +35,8 @@ struct BitmapTests {
             }
             return ~crc
         }
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        let bytes = (0..<300).map { _ -> UInt8 in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt8(truncatingIfNeeded: state >> 56)
-        }
+        var random = SeededGenerator(seed: 32)
+        let bytes = random.bytes(300)
         for start in 0..<9 {
             for end in stride(from: start, through: bytes.count, by: 7) {
                 let slice = bytes[start..<end]

@@ -9,7 +9,7 @@ struct PNGEncoderSmallestTests {
     /// Inputs of every kind the parse meets: empty and tiny, runs, repeats near and far, noise, and a
     /// noisy gradient like a photograph's filtered rows.
     static func streams() -> [(name: String, bytes: [UInt8])] {
-        var random = TestBytes(state: 11)
+        var random = SeededGenerator(seed: 11)
         var samples: [(String, [UInt8])] = [
             ("empty", []), ("one", [7]), ("two", [7, 7]), ("three", [1, 2, 3]), ("four", [9, 9, 9, 9]),
             ("run", [UInt8](repeating: 0x5A, count: 70_000)),
@@ -32,7 +32,7 @@ struct PNGEncoderSmallestTests {
     /// Rows of a gradient with a little noise, Sub-filtered as an encoder would: small residuals, few
     /// long repeats, many chance short ones.
     static func noisyGradient(rows: Int, columns: Int) -> [UInt8] {
-        var random = TestBytes(state: 3)
+        var random = SeededGenerator(seed: 3)
         var bytes: [UInt8] = []
         for row in 0..<rows {
             bytes.append(1)
@@ -68,7 +68,7 @@ struct PNGEncoderSmallestTests {
     /// A greyscale photograph-like bitmap: a smooth wave plus noise of about six levels either way, as
     /// the benchmark's test images are made.
     static func noisyPhoto(width: Int, height: Int) -> Bitmap {
-        var random = TestBytes(state: 17)
+        var random = SeededGenerator(seed: 17)
         var rgba: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {

@@ -8,7 +8,7 @@ import Testing
 struct PNGEncoderTests {
     /// Bitmaps of several sizes, smooth and noisy, opaque and translucent.
     static func sampleBitmaps() -> [(name: String, bitmap: Bitmap)] {
-        var random = TestBytes(state: 42)
+        var random = SeededGenerator(seed: 42)
         var samples: [(String, Bitmap)] = []
         for (width, height) in [(1, 1), (2, 3), (7, 5), (33, 17), (64, 40)] {
             for translucent in [false, true] {
@@ -55,7 +55,7 @@ struct PNGEncoderTests {
     /// Bitmaps of each kind of content, each with the colour type it holds exactly in the fewest bytes a
     /// pixel, worked out here from how the pixels were made.
     static func layoutSamples() -> [(name: String, bitmap: Bitmap, colourType: UInt8)] {
-        var random = TestBytes(state: 5)
+        var random = SeededGenerator(seed: 5)
         func bitmap(_ width: Int, _ height: Int, _ pixel: (Int, Int) -> RGBA) -> Bitmap {
             var rgba: [UInt8] = []
             for y in 0..<height {
@@ -182,7 +182,7 @@ struct PNGEncoderTests {
     func regularImagesCompress() {
         var gradient = Bitmap(width: 200, height: 150, filledWith: RGBA(red: 0, green: 0, blue: 0))
         var tiled = gradient
-        var random = TestBytes(state: 7)
+        var random = SeededGenerator(seed: 7)
         let tile = random.bytes(16 * 16 * 3)
         for y in 0..<150 {
             for x in 0..<200 {
@@ -203,7 +203,7 @@ struct PNGEncoderTests {
 
     @Test("Incompressible noise costs barely more than its raw size")
     func noiseFallsBackToStoredBlocks() {
-        var random = TestBytes(state: 99)
+        var random = SeededGenerator(seed: 99)
         let noise = random.bytes(200_000)
         let stream = Deflater.zlibCompress(noise)
         // Stored blocks cost 5 bytes per 64 KiB; Huffman blocks of uniform noise would cost more.

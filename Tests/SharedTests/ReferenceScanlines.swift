@@ -59,19 +59,9 @@ enum ReferenceScanlines {
     }
 }
 
-/// Test-only deterministic bytes: a 64-bit linear congruential generator (Knuth's MMIX constants).
-struct TestBytes {
-    /// The generator state.
-    var state: UInt64
-
-    /// The next byte (the high bits of the state, which are the most random).
-    mutating func next() -> UInt8 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return UInt8(truncatingIfNeeded: state >> 56)
-    }
-
-    /// `count` bytes.
+extension SeededGenerator {
+    /// `count` bytes of test data: the top byte of each next value.
     mutating func bytes(_ count: Int) -> [UInt8] {
-        (0..<count).map { _ in next() }
+        (0..<count).map { _ in UInt8(truncatingIfNeeded: next() >> 56) }
     }
 }

@@ -73,7 +73,7 @@ struct SepiaFilterTests {
 
     @Test("Intensity 0 returns exactly the input")
     func zeroIsIdentity() {
-        var random = TestBytes(state: 5)
+        var random = SeededGenerator(seed: 5)
         let bitmap = Bitmap(width: 31, height: 9, rgba: random.bytes(31 * 9 * 4))
         #expect(SepiaFilter(intensity: 0).apply(to: bitmap) == bitmap)
     }
@@ -90,7 +90,7 @@ struct SepiaFilterTests {
 
     @Test("Filtering is deterministic and keeps the size")
     func deterministic() {
-        var random = TestBytes(state: 11)
+        var random = SeededGenerator(seed: 11)
         let bitmap = Bitmap(width: 40, height: 30, rgba: random.bytes(40 * 30 * 4))
         let first = SepiaFilter(intensity: 0.8).apply(to: bitmap)
         let second = SepiaFilter(intensity: 0.8).apply(to: bitmap)

@@ -46,7 +46,7 @@ struct ImageCacheTests {
         "Whatever is stored and read, the cache stays within its limit and holds what it says",
         arguments: 0..<8)
     func staysWithinLimit(seed: Int) {
-        var generator = SplitMix(seed: UInt64(seed) &+ 1)
+        var generator = SeededGenerator(seed: UInt64(seed) &+ 1)
         let limit = 1000
         let cache = Step4CacheAndPrefetch.ImageCache(totalCostLimit: limit)
         var costs: [Int: Int] = [:]
@@ -63,19 +63,6 @@ struct ImageCacheTests {
             let held = costs.keys.filter { cache.contains(Self.url($0)) }.map { costs[$0]! }.reduce(0, +)
             #expect(cache.totalCost <= limit)
             #expect(cache.totalCost == held, "totalCost is the cost of the posters held")
-        }
-    }
-
-    /// A small seeded generator for the sweep.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }

@@ -58,7 +58,7 @@ struct ProgressionTests {
             }
         }
         #expect(requests > 0)
-        #expect(run.events("scroll_state").count > 0)
+        #expect(!run.trace.compactMap(\.scrollState).isEmpty)
         #expect(
             requestsWhileScrolling.isEmpty, "requests started while scrolling at \(requestsWhileScrolling)")
     }
@@ -274,11 +274,8 @@ struct ProgressionTests {
 
     /// A browsing session drawn from a seed: drags of a few rows and flings, with pauses.
     static func generatedScenario(seed: UInt64) -> String {
-        var state = seed
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = SeededGenerator(seed: seed)
+        func next(_ bound: Int) -> Int { random.below(bound) }
         var lines = ["rows 200", "seed \(seed)", "wait 2s"]
         var row = 0
         for _ in 0..<8 {

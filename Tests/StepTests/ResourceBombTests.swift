@@ -140,11 +140,12 @@ struct ResourceBombTests {
             try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
         let rows = try #require(report["final_screen"] as? [[String: Any]])
         #expect(rows.filter { $0["shows"] as? String == "image" }.isEmpty, "no row shows the huge poster")
-        let refused = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n").filter {
-            $0.contains("\"poster_refused\"")
+        let reasons = try TraceFileLine.read(trace).filter { $0.name == "poster_refused" }.map {
+            $0.text("reason")
         }
-        #expect(!refused.isEmpty)
-        #expect(refused.allSatisfy { $0.contains("\(width)×\(height) pixels") && $0.contains("4096×4096") })
+        #expect(!reasons.isEmpty)
+        #expect(reasons.allSatisfy { $0?.contains("\(width)×\(height) pixels") == true })
+        #expect(reasons.allSatisfy { $0?.contains("4096×4096") == true })
     }
 
     @Test(

@@ -1,3 +1,4 @@
+import Foundation
 import Report
 
 extension RunResult {
@@ -44,4 +45,29 @@ extension TraceEvent {
         if case .scrollState(let state) = kind { return state }
         return nil
     }
+}
+
+/// One line of a `--trace` file that a step's executable wrote, read back as JSON: for tests of a child
+/// process, whose events exist only in that file.
+package struct TraceFileLine {
+    /// The event's name (`event`).
+    package let name: String
+    private let object: [String: Any]
+
+    /// Every line of a trace file, in order; throws when the file cannot be read or a line is not a JSON
+    /// object with `t_us` and `event`.
+    package static func read(_ url: URL) throws -> [TraceFileLine] {
+        try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { line in
+            guard
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let name = object["event"] as? String, object["t_us"] is NSNumber
+            else {
+                throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: url.path])
+            }
+            return TraceFileLine(name: name, object: object)
+        }
+    }
+
+    /// A text field (nil for a null, missing or non-text field).
+    package func text(_ key: String) -> String? { object[key] as? String }
 }

@@ -43,8 +43,7 @@ package enum OptionsParser {
             help: "override the step's download concurrency (1…64)"),
         Option(
             name: "--without", kind: .value(placeholder: "LIST"),
-            help: "turn off some of the step's techniques, comma-separated: "
-                + Technique.allCases.map(\.rawValue).joined(separator: ", ")),
+            help: withoutHelp(listing: Technique.allCases)),
         Option(
             name: "--posters", kind: .value(placeholder: "DIR"),
             help: "serve the PNG files in DIR instead of generated posters"),
@@ -62,6 +61,12 @@ package enum OptionsParser {
             help: "colour --screens thumbnails: auto (on a terminal), always or never (default: auto)"),
         Option(name: "--help", kind: .none, help: "print this help and exit (also -h)"),
     ]
+
+    /// The help line of `--without`, listing the techniques it may name.
+    private static func withoutHelp(listing techniques: [Technique]) -> String {
+        "turn off some of the step's techniques, comma-separated: "
+            + techniques.map(\.rawValue).joined(separator: ", ")
+    }
 
     /// Reads the arguments (without the program name) into options. `accepting` narrows the options to
     /// those names (with their dashes, `--seed`), for a program that takes only some of them (`Compare`);
@@ -135,10 +140,7 @@ package enum OptionsParser {
             options = options.compactMap { option in
                 guard option.name == "--without" else { return option }
                 guard !techniques.isEmpty else { return nil }
-                return Option(
-                    name: option.name, kind: option.kind,
-                    help: "turn off some of the step's techniques, comma-separated: "
-                        + techniques.map(\.rawValue).joined(separator: ", "))
+                return Option(name: option.name, kind: option.kind, help: withoutHelp(listing: techniques))
             }
         }
         let labels = options.map { option -> String in

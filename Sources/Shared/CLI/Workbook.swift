@@ -91,24 +91,22 @@ public enum Workbook {
         }
     }
 
+    /// Writes the file an option names; a file that cannot be written is the user's bad input.
+    private static func writeFile(_ text: String, to path: String, option: String) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw WorkbookError.badInput("\(option): cannot write \(path) (\(SystemError.reason(error)))")
+        }
+    }
+
     /// Prints the report and writes the files the options ask for.
     static func writeOutputs(_ result: RunResult, options: RunOptions) throws {
         if let tracePath = options.tracePath {
-            let text = TraceEvent.jsonLines(result.trace)
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: tracePath))
-            } catch {
-                throw WorkbookError.badInput(
-                    "--trace: cannot write \(tracePath) (\(SystemError.reason(error)))")
-            }
+            try writeFile(TraceEvent.jsonLines(result.trace), to: tracePath, option: "--trace")
         }
         if let timelinePath = options.timelinePath {
-            do {
-                try Data(TimelineSVG.render(result).utf8).write(to: URL(fileURLWithPath: timelinePath))
-            } catch {
-                throw WorkbookError.badInput(
-                    "--timeline: cannot write \(timelinePath) (\(SystemError.reason(error)))")
-            }
+            try writeFile(TimelineSVG.render(result), to: timelinePath, option: "--timeline")
         }
         if let directory = options.exportDirectory {
             try PictureExport.write(result, to: try writableDirectory(directory, option: "--export"))

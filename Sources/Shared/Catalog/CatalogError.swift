@@ -1,7 +1,7 @@
 /// Why a movie catalog (a property list of `name` / `url` rows) could not be loaded.
 ///
 /// Entries are numbered from 0, like the table rows they become.
-public enum CatalogError: Error, Equatable, CustomStringConvertible {
+package enum CatalogError: Error, Equatable, CustomStringConvertible {
     /// The file could not be read at all (missing, a directory, no permission).
     case unreadableFile(path: String, reason: String)
     /// The bytes are not a property list in any format Foundation reads.

@@ -36,14 +36,14 @@ public struct Movie: Sendable, Equatable {
     }
 
     /// Why `url` is nil (for example `not a URL: “NO URL”`), or nil when the URL is usable.
-    public var invalidURLReason: String? {
+    package var invalidURLReason: String? {
         guard copy != 1, entry.url != nil else { return entry.invalidURLReason }
         if case .failure(let reason) = Movie.validate(urlString) { return reason.text }
         return nil
     }
 
     /// Makes a movie, checking whether its poster address is a usable URL.
-    public init(name: String, urlString: String) {
+    package init(name: String, urlString: String) {
         entry = Entry(name: name, urlString: urlString)
         copy = 1
     }

@@ -8,7 +8,7 @@ import Foundation
 /// and new URLs so that every row still has its own poster.
 public struct MovieCatalog: Sendable {
     /// The movies in file order.
-    public let movies: [Movie]
+    package let movies: [Movie]
 
     /// Makes a catalog from movies already in memory.
     init(movies: [Movie]) {
@@ -18,7 +18,7 @@ public struct MovieCatalog: Sendable {
     /// Reads and checks a catalog file.
     ///
     /// - Throws: `CatalogError`, naming the file and, for a bad entry, its number and key.
-    public static func load(from url: URL) throws(CatalogError) -> MovieCatalog {
+    package static func load(from url: URL) throws(CatalogError) -> MovieCatalog {
         let path = url.path
         let data: Data
         do {
@@ -31,7 +31,7 @@ public struct MovieCatalog: Sendable {
 
     /// The largest catalog file read: 10 MB (10 000 000 bytes), about a hundred thousand movies. A larger
     /// file is refused from its size alone, before it is read.
-    public static let maximumFileBytes = BoundedFile.Kind.catalog.maximumBytes
+    package static let maximumFileBytes = BoundedFile.Kind.catalog.maximumBytes
 
     /// Checks a catalog's bytes; `path` names it in errors.
     static func parse(_ data: Data, path: String) throws(CatalogError) -> MovieCatalog {

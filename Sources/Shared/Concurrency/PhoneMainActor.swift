@@ -37,6 +37,15 @@ public actor PhoneMainActor {
             try unsafeBitCast(isolated, to: ((Object) throws -> T).self)(object)
         }
     }
+
+    /// Runs `operation` as code isolated to the phone's main actor, after checking that the caller is on the
+    /// phone's main thread: `assumeIsolated(_:_:)` for code that needs no object, such as making the app's
+    /// first screen.
+    public static func assumeIsolated<T>(
+        _ operation: @PhoneMainActor () throws -> T, file: StaticString = #fileID, line: UInt = #line
+    ) rethrows -> T {
+        try assumeIsolated(shared, { _ in try operation() }, file: file, line: line)
+    }
 }
 
 /// Runs `PhoneMainActor` jobs on the main thread of the phone that enqueues them.

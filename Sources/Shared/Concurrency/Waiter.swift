@@ -3,13 +3,13 @@
 ///
 /// Every party runs under the scheduler's baton (one simulated thread at a time), so the flag needs no
 /// lock; that is what makes the `@unchecked Sendable` true.
-final class Waiter<Value: Sendable>: @unchecked Sendable {
+package final class Waiter<Value: Sendable>: @unchecked Sendable {
     private var continuation: CheckedContinuation<Value, any Error>?
     /// Work to do if the waiting task is cancelled before the answer (stop a transfer).
-    var onCancel: (() -> Void)?
+    package var onCancel: (() -> Void)?
 
     /// Suspends the calling task until `resume` or `cancel`; `start` runs first, with this waiter.
-    static func wait(_ start: (Waiter) -> Void) async throws -> Value {
+    package static func wait(_ start: (Waiter) -> Void) async throws -> Value {
         let waiter = Waiter()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -22,7 +22,7 @@ final class Waiter<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Delivers the answer, unless the task was already resumed.
-    func resume(with result: Result<Value, any Error>) {
+    package func resume(with result: Result<Value, any Error>) {
         guard let continuation else { return }
         self.continuation = nil
         onCancel = nil
@@ -30,7 +30,7 @@ final class Waiter<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Resumes the task with `CancellationError` at once and runs the cancellation work.
-    func cancel() {
+    package func cancel() {
         let work = onCancel
         onCancel = nil
         resume(with: .failure(CancellationError()))

@@ -21,7 +21,6 @@ struct PNGHeader: Equatable, Sendable {
         }
     }
 
-    /// Bits per pixel.
     var bitsPerPixel: Int { channels * bitDepth }
 
     /// The distance in bytes between a byte and the one it is filtered against (at least 1).

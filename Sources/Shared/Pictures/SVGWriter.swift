@@ -26,7 +26,7 @@ struct SVGWriter {
         return result
     }
 
-    /// Adds raw markup.
+    /// Appends markup as it is, unescaped.
     mutating func raw(_ markup: String) {
         text += markup
         text += "\n"

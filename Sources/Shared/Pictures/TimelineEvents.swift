@@ -80,7 +80,7 @@ struct TimelineEvents {
     /// One visible row showing the placeholder, until it showed something else or left the screen.
     struct RowWait {
         let row: Int
-        /// The wait.
+        /// When the placeholder came on screen and when the wait ended.
         let span: Span
         /// How it ended.
         let outcome: WaitOutcome
@@ -106,7 +106,7 @@ struct TimelineEvents {
     var waits: [RowWait] = []
     /// Moments of memory warnings.
     var memoryWarnings: [Int64] = []
-    /// Moments of relaunches.
+    /// When the app relaunched, in virtual microseconds.
     var relaunches: [Int64] = []
     /// Moments a cell showed another row's picture.
     var wrongImages: [Int64] = []

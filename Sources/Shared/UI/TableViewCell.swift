@@ -7,9 +7,9 @@ import Runtime
 open class TableViewCell {
     /// The identifier it was dequeued with.
     public let reuseIdentifier: String
-    /// The title.
+    /// Shows the row's title.
     public let textLabel = Label()
-    /// The picture.
+    /// Shows the row's poster, the placeholder or the failure image.
     public let imageView = ImageView()
     /// An accessory, such as a spinner.
     public var accessoryView: ActivityIndicatorView?

@@ -14,10 +14,10 @@ import Runtime
 public final class Disk {
     /// The disk of the phone whose simulated thread calls this.
     public static var shared: Disk {
-        guard let phone = Phone.current else {
+        guard let host = SimulatedThread.currentHost as? any WorldHost else {
             preconditionFailure("Disk.shared is only available on a simulated thread of a Phone.")
         }
-        return phone.disk
+        return host.disk
     }
 
     /// The app's caches directory (created when the phone starts).

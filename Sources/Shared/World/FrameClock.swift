@@ -5,7 +5,7 @@ import Runtime
 /// timer that wakes the main thread for it, and which frames were late while the user scrolled (counted by
 /// a `HitchLedger` into the recorder).
 final class FrameClock {
-    /// The vsync grid.
+    /// When each vsync falls: the refresh period as an exact fraction of microseconds.
     let vsync: Int64Fraction
     private let recorder: Recorder
     private var hitchLedger: HitchLedger
@@ -78,5 +78,25 @@ final class FrameClock {
         if let interval = hitchLedger.rest(at: time) {
             recorder.scrollInterval(from: interval.start, to: interval.end)
         }
+    }
+}
+
+/// A period that is a fraction of microseconds (1/60 s is 16666⅔ µs), so vsync times never drift.
+struct Int64Fraction {
+    /// Microseconds per `denominator` periods.
+    let numerator: Int64
+    /// Periods per `numerator` microseconds.
+    let denominator: Int64
+
+    /// The first period boundary at or after a time.
+    func atOrAfter(_ time: Int64) -> Int64 {
+        let index = (time * denominator + numerator - 1) / numerator
+        return index * numerator / denominator
+    }
+
+    /// The boundary `frames` periods after a boundary.
+    func add(_ boundary: Int64, frames: Int64) -> Int64 {
+        let index = (boundary * denominator + numerator - 1) / numerator
+        return (index + frames) * numerator / denominator
     }
 }

@@ -6,7 +6,7 @@
 /// microsecond it came later is hitch time. A frame's late window never overlaps the previous one, and
 /// every window lies inside an interval, so hitch time can never exceed scroll time.
 struct HitchLedger {
-    /// The vsync grid.
+    /// When each vsync falls: the refresh period as an exact fraction of microseconds.
     let vsync: Int64Fraction
     /// When the open interval began, if the user is scrolling (or touched down and the app has not
     /// shown the table at rest since).

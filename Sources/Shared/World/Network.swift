@@ -18,10 +18,10 @@ import Scenarios
 public final class Network {
     /// The network of the phone whose simulated thread calls this.
     public static var shared: Network {
-        guard let phone = Phone.current else {
+        guard let host = SimulatedThread.currentHost as? any WorldHost else {
             preconditionFailure("Network.shared is only available on a simulated thread of a Phone.")
         }
-        return phone.network
+        return host.network
     }
 
     private unowned let phone: Phone

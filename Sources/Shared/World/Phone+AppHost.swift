@@ -4,7 +4,21 @@ import Report
 import Runtime
 import UI
 
-extension Phone: AppHost, RecordingHost, UIKitHost {
+// The runtime's look-alikes, named plainly here though Foundation (which files here import) has its own.
+package typealias Operation = Runtime.Operation
+package typealias OperationQueue = Runtime.OperationQueue
+package typealias BlockOperation = Runtime.BlockOperation
+
+/// What the app's code finds of its device through `Network.shared` and `Disk.shared`, as the runtime finds
+/// its `AppHost`: the host handed to each simulated thread of the app (`SimulatedThread.host`).
+package protocol WorldHost: AppHost {
+    /// The network the app downloads through.
+    var network: Network! { get }
+    /// The storage the app caches on.
+    var disk: Disk! { get }
+}
+
+extension Phone: AppHost, RecordingHost, UIKitHost, WorldHost {
     package var launch: Int { process.launch }
 
     package var mainQueue: OperationQueue! { process.mainQueue }

@@ -11,9 +11,9 @@ import UI
 ///
 /// Make one per run with `Phone.run(...)`; every run with the same scenario, seed and app is the same run.
 public final class Phone {
-    /// The phone whose simulated thread calls this (nil outside the simulation), for app code and tests; the
-    /// layers reach their device as the thread's injected host (`SimulatedThread.host`) instead.
-    public static var current: Phone? { SimulatedThread.current?.host as? Phone }
+    /// The phone whose simulated thread calls this (nil outside the simulation), for tests; the layers and
+    /// the app reach their device as the thread's injected host (`SimulatedThread.host`) instead.
+    package static var current: Phone? { SimulatedThread.currentHost as? Phone }
 
     package let scenario: Scenario
     /// The seed of every random choice.

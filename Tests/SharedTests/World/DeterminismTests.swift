@@ -66,7 +66,7 @@ struct WorldDeterminismTests {
         // Not vacuous: posters were fetched and shown, and the table scrolled.
         #expect(a.metrics.requestsCompleted >= 15)
         #expect(a.events("cell_image").count >= 15)
-        #expect(a.events("scroll_state").count == 5)
+        #expect(a.trace.compactMap(\.scrollState).count == 5)
         for other in [b, third] {
             #expect(TextReport.render(a) == TextReport.render(other))
             #expect(JSONReport.render(a) == JSONReport.render(other))

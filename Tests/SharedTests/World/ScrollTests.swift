@@ -25,7 +25,7 @@ struct WorldScrollTests {
 
     /// The `scroll_state` states in trace order.
     func states(_ result: RunResult) -> [String] {
-        result.events("scroll_state").compactMap { $0.scrollState?.rawValue }
+        result.trace.compactMap { $0.scrollState?.rawValue }
     }
 
     @Test("A fling down comes to rest with the target row at the top", arguments: [3, 20, 80, 150])

@@ -124,4 +124,79 @@ struct WorldTableViewTests {
         #expect(images.allSatisfy { $0.text("url") == movies[0].urlString })
         #expect(result.finalScreen.rows.prefix(2).map(\.shows) == ["image", "image"])
     }
+
+    @Test(
+        "Prefetch calls announce the rows just past the screen in the scroll direction and take back those left behind"
+    )
+    func prefetchCallbacks() throws {
+        var app: PrefetchApp?
+        let scenario = testScenario(
+            "prefetch", rows: 200,
+            actions: [
+                .wait(microseconds: 200_000), .drag(toRow: 20, microseconds: 1_000_000),
+                .wait(microseconds: 500_000),
+                .drag(toRow: 5, microseconds: 1_000_000), .wait(microseconds: 500_000),
+            ])
+        _ = try play(scenario) {
+            let made = PrefetchApp(log: Log())
+            app = made
+            return made
+        }
+        let table = try #require(app)
+        let distance = table.tableView.prefetchDistance
+        #expect(distance > 0)
+        var outstanding: Set<Int> = []
+        var announced: Set<Int> = []
+        for call in table.calls {
+            switch call.kind {
+            case .announce:
+                let visible = try #require(call.visible)
+                #expect(!call.rows.isEmpty && call.rows.allSatisfy { !visible.contains($0) })
+                #expect(
+                    call.rows.allSatisfy {
+                        $0 >= visible.lowerBound - distance && $0 <= visible.upperBound + distance
+                    })
+                #expect(
+                    outstanding.isDisjoint(with: call.rows), "a row is announced once until it is settled")
+                outstanding.formUnion(call.rows)
+                announced.formUnion(call.rows)
+            case .takeBack:
+                #expect(Set(call.rows).isSubset(of: outstanding), "only announced rows are taken back")
+                outstanding.subtract(call.rows)
+            case .show:
+                // A row that comes on screen is settled without a call, as in UIKit.
+                outstanding.subtract(call.rows)
+            }
+        }
+        // Resting with row 20 at the top after scrolling down, rows 20...27 show: the next five were announced.
+        #expect(Set(28...32).isSubset(of: announced))
+        // Back up with row 5 at the top (rows 5...12 show), the rows above are the ones still expected.
+        #expect(outstanding == Set(0...4))
+    }
+}
+
+/// An app that records every prefetch call, with the rows on screen when it came, and every row shown.
+final class PrefetchApp: ScriptApp {
+    enum Kind { case announce, takeBack, show }
+    /// Each call in order: what it is, its rows, and the visible rows then.
+    var calls: [(kind: Kind, rows: [Int], visible: ClosedRange<Int>?)] = []
+
+    override func tableView(_ tableView: TableView, prefetchRowsAt indexPaths: [IndexPath]) {
+        calls.append((.announce, indexPaths.map(\.row), visibleRows))
+    }
+
+    override func tableView(_ tableView: TableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {
+        calls.append((.takeBack, indexPaths.map(\.row), visibleRows))
+    }
+
+    override func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+        calls.append((.show, [indexPath.row], visibleRows))
+        return super.tableView(tableView, cellForRowAt: indexPath)
+    }
+
+    private var visibleRows: ClosedRange<Int>? {
+        let rows = tableView.indexPathsForVisibleRows?.map(\.row) ?? []
+        guard let first = rows.first, let last = rows.last else { return nil }
+        return first...last
+    }
 }

@@ -1,5 +1,5 @@
+import Concurrency
 import Runtime
-import World
 
 import struct Foundation.Data
 import struct Foundation.URL
