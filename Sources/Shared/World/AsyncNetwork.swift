@@ -23,10 +23,11 @@ public final class AsyncNetwork: @unchecked Sendable {
     /// when the calling task is cancelled (the transfer stops; bytes moved so far are wasted, unless
     /// `keepResumeData` is given).
     ///
-    /// With `resumeData` from an earlier, cancelled transfer of this URL, the request asks only for the
-    /// rest of the body (a range request; the server may still send it whole). `keepResumeData` is called,
-    /// on the session's thread, with what a transfer cancelled mid-body received, as `URLSession` hands
-    /// back resume data in the error of a cancelled download.
+    /// With `resumeData` from an earlier, cancelled or dropped transfer of this URL, the request asks only
+    /// for the rest of the body (a range request; the server may still send it whole). `keepResumeData` is
+    /// called, on the session's thread, with what a transfer received before it was cancelled or its
+    /// connection was lost mid-body, as `URLSession` hands back resume data in the error of such a
+    /// download.
     public func data(
         from url: URL, resumeData: ResumeData? = nil,
         keepResumeData: (@Sendable (ResumeData) -> Void)? = nil
