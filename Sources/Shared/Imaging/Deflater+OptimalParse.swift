@@ -169,20 +169,16 @@ extension Deflater {
             var capacity = count / 2 + 1024
             entries = .allocate(capacity: capacity)
             var used = 0
-            let windowSize = settings.windowSize
-            let windowMask = windowSize - 1
-            let hashMask = (1 << settings.hashBits) - 1
-            let hashShift = 32 - settings.hashBits
-            let keyMask = settings.hashedBytes == 3 ? 0xff_ffff : 0xffff_ffff
-            let head = UnsafeMutablePointer<Int32>.allocate(capacity: hashMask + 1)
-            head.initialize(repeating: -1, count: hashMask + 1)
-            let previous = UnsafeMutablePointer<Int32>.allocate(capacity: windowSize)
-            previous.initialize(repeating: -1, count: windowSize)
-            defer {
-                head.deallocate()
-                previous.deallocate()
-            }
-            let maxDistance = windowSize - 262
+            let chains = HashChains(settings: settings)
+            defer { chains.release() }
+            let head = chains.head
+            let previous = chains.previous
+            let hashMask = chains.hashMask
+            let hashShift = chains.hashShift
+            let keyMask = chains.keyMask
+            let windowMask = chains.windowMask
+            let multiplier = HashChains.multiplier
+            let maxDistance = settings.windowSize - 262
             let chainLimit = settings.maxChainLength
             let nice = settings.niceMatchLength
             let farDistance = settings.farMinimumMatchDistance
@@ -196,7 +192,7 @@ extension Deflater {
                 } else {
                     key = (key << 8 | Int(data[position + 3])) & 0xffff_ffff
                 }
-                let hash = ((key & keyMask) &* 0x9E37_79B1) >> hashShift & hashMask
+                let hash = ((key & keyMask) &* multiplier) >> hashShift & hashMask
                 var candidate = Int(head[hash])
                 previous[position & windowMask] = Int32(candidate)
                 head[hash] = Int32(position)

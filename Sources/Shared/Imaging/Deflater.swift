@@ -104,20 +104,15 @@ enum Deflater {
             block.write(symbolCount: 0, data: nil, start: 0, end: 0, isFinal: true, into: &writer)
             return
         }
-        let windowSize = settings.windowSize
-        let hashMask = (1 << settings.hashBits) - 1
-        let hashShift = 32 - settings.hashBits
-        // The hash reads the key's low `hashedBytes` bytes: the next three or four.
-        let keyMask = settings.hashedBytes == 3 ? 0xff_ffff : 0xffff_ffff
-        let windowMask = windowSize - 1
-        let head = UnsafeMutablePointer<Int32>.allocate(capacity: hashMask + 1)
-        head.initialize(repeating: -1, count: hashMask + 1)
-        let previous = UnsafeMutablePointer<Int32>.allocate(capacity: windowSize)
-        previous.initialize(repeating: -1, count: windowSize)
-        defer {
-            head.deallocate()
-            previous.deallocate()
-        }
+        let chains = HashChains(settings: settings)
+        defer { chains.release() }
+        let head = chains.head
+        let previous = chains.previous
+        let hashMask = chains.hashMask
+        let hashShift = chains.hashShift
+        let keyMask = chains.keyMask
+        let windowMask = chains.windowMask
+        let multiplier = HashChains.multiplier
         let symbols = block.symbols
         let literalFrequencies = block.literalLengthFrequencies
         let distanceFrequencies = block.distanceFrequencies
@@ -130,7 +125,7 @@ enum Deflater {
         let niceLength = settings.niceMatchLength
         let farDistance = settings.farMinimumMatchDistance
         // Candidates farther back than this are not tried, so chain links (reused every window) are never stale.
-        let maxDistance = windowSize - 262
+        let maxDistance = settings.windowSize - 262
         let maxMatch = maximumMatchLength
         let blockLimit = symbolsPerBlock
         let skipAfter = settings.literalRunBeforeSkipping
@@ -159,7 +154,7 @@ enum Deflater {
                         | Int(data[position + 3])
                 }
                 keyPosition = position
-                let hash = ((key & keyMask) &* 0x9E37_79B1) >> hashShift & hashMask
+                let hash = ((key & keyMask) &* multiplier) >> hashShift & hashMask
                 var candidate = Int(head[hash])
                 previous[position & windowMask] = Int32(candidate)
                 head[hash] = Int32(position)
@@ -210,7 +205,7 @@ enum Deflater {
                     // `key` holds the bytes at insert - 1 (the previous position or insertion).
                     key = (key << 8 | Int(data[insert + 3])) & 0xffff_ffff
                     keyPosition = insert
-                    let hash = ((key & keyMask) &* 0x9E37_79B1) >> hashShift & hashMask
+                    let hash = ((key & keyMask) &* multiplier) >> hashShift & hashMask
                     previous[insert & windowMask] = head[hash]
                     head[hash] = Int32(insert)
                     insert += 1

@@ -1,6 +1,5 @@
 import Catalog
 import Foundation
-import Posters
 import Report
 import Scenarios
 
@@ -23,10 +22,7 @@ extension Oracle {
         var bytes = 0
         for url in urls.sorted() {
             guard let parsed = URL(string: url) else { continue }
-            let response = server.response(for: parsed, memoising: false)
-            bytes +=
-                response.status == 200
-                ? PosterStamp.stamp(response.body, url: url).count : response.body.count
+            bytes += server.sentByteCount(for: parsed)
         }
         self.init(requests: urls.count, bytes: bytes)
     }
