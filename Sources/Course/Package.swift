@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// The workbook package `Course` works on: its folder, its steps, and how to build and run them.
@@ -140,8 +141,12 @@ struct WorkbookPackage {
         }
         var report = try Self.report(fromJSON: data)
         if traced {
-            report.events = Self.events(fromTrace: (try? Data(contentsOf: trace)) ?? Data())
-            try? FileManager.default.removeItem(at: trace)
+            defer { try? FileManager.default.removeItem(at: trace) }
+            do {
+                report.events = Self.events(fromTrace: try BoundedFile.read(trace.path, as: .trace))
+            } catch {
+                throw CourseError("\(step)'s --trace on \(scenario) could not be read: \(error)")
+            }
         }
         return report
     }
@@ -159,30 +164,24 @@ struct WorkbookPackage {
             finalShows: screen.map { $0["shows"] as? String ?? "?" })
     }
 
-    /// A `--trace` file's events, with the fields the exercises read (the trace writes `"key": value`).
-    static func events(fromTrace data: Data) -> [TraceLine] {
+    /// A `--trace` file's events (JSON Lines, one object per line), with the fields the exercises read:
+    /// a string field's text, a true-or-false field as `true` or `false`.
+    static func events(fromTrace bytes: [UInt8]) -> [TraceLine] {
         let keys = ["thread", "state", "operation", "cancelled", "url"]
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
-            guard let name = field("event", in: line) else { return nil }
+        return bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                let name = object["event"] as? String
+            else { return nil }
             var fields: [String: String] = [:]
-            for key in keys { fields[key] = field(key, in: line) }
+            for key in keys {
+                if let text = object[key] as? String {
+                    fields[key] = text
+                } else if let flag = object[key] as? Bool {
+                    fields[key] = flag ? "true" : "false"
+                }
+            }
             return TraceLine(name: name, fields: fields)
         }
-    }
-
-    /// A field's value in one trace line: a string's contents, or a literal (`true`, `12`) as written.
-    static func field(_ key: String, in line: Substring) -> String? {
-        guard let range = line.range(of: "\"\(key)\": ") else { return nil }
-        let rest = line[range.upperBound...]
-        if rest.hasPrefix("\"") {
-            let body = rest.dropFirst()
-            var end = body.startIndex
-            while end < body.endIndex, body[end] != "\"" {
-                end = body.index(after: body[end] == "\\" ? body.index(after: end) : end)
-            }
-            return String(body[..<end])
-        }
-        return String(rest.prefix { $0 != "," && $0 != "}" }).trimmingCharacters(in: .whitespaces)
     }
 }
 

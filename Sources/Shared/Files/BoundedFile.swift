@@ -22,6 +22,8 @@ package enum BoundedFile {
         case cacheEntry
         /// A small private file of the workbook's own (a key).
         case smallFile
+        /// A step's `--trace` file, read back by `Course`: 64 MB. A built-in scenario writes under 1 MB.
+        case trace
 
         /// The most bytes a file of this kind may hold.
         package var maximumBytes: Int {
@@ -31,6 +33,7 @@ package enum BoundedFile {
             case .poster: return 16_000_000
             case .cacheEntry: return 16_001_000
             case .smallFile: return 4096
+            case .trace: return 64_000_000
             }
         }
 
@@ -42,6 +45,7 @@ package enum BoundedFile {
             case .poster: return "a poster"
             case .cacheEntry: return "a cache entry"
             case .smallFile: return "this file"
+            case .trace: return "a trace"
             }
         }
     }
