@@ -46,7 +46,7 @@ struct ExerciseTests {
             }
             var report = try WorkbookPackage.report(fromJSON: Data(JSONReport.render(result).utf8))
             report.events = WorkbookPackage.events(
-                fromTrace: Data(result.trace.map(\.jsonLine).joined(separator: "\n").utf8))
+                fromTrace: Array(result.trace.map(\.jsonLine).joined(separator: "\n").utf8))
             reports[spec.label] = report
         }
         return reports

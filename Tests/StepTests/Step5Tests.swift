@@ -213,8 +213,9 @@ struct Step5Tests {
     static func startsWhileScrolling(_ run: RunResult) -> [(seconds: Double, starts: Int)] {
         var stretches: [(start: Int64, end: Int64)] = []
         var movingSince: Int64?
-        for event in run.events("scroll_state") {
-            let idle = event.scrollState == .idle
+        for event in run.trace {
+            guard let state = event.scrollState else { continue }
+            let idle = state == .idle
             if idle, let start = movingSince {
                 stretches.append((start, event.time))
                 movingSince = nil
