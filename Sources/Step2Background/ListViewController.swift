@@ -3,7 +3,7 @@ import Shared
 /// The hot-movies list, second version: downloads and filters run on two operation queues, and each
 /// finished step reloads its row on the main thread.
 final class ListViewController: TableViewController {
-    var movies = MovieRecords()
+    var movies = RowRecords<MovieRecord>()
     let movieOperations: MovieOperations
 
     init(concurrency: Int) {
@@ -18,7 +18,7 @@ final class ListViewController: TableViewController {
 
     /// Reads the bundled movie list into records.
     func fetchMovieDetails() {
-        movies = MovieRecords(phone.movies)
+        movies = RowRecords(phone.movies)
         tableView.reloadData()
     }
 

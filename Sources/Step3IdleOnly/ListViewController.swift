@@ -4,7 +4,7 @@ import Shared
 /// or decelerating; when it stops, work for rows that left the screen is cancelled and the visible
 /// rows' work starts.
 final class ListViewController: TableViewController {
-    var movies = MovieRecords()
+    var movies = RowRecords<MovieRecord>()
     let movieOperations: MovieOperations
 
     init(concurrency: Int) {
@@ -19,7 +19,7 @@ final class ListViewController: TableViewController {
 
     /// Reads the bundled movie list into records.
     func fetchMovieDetails() {
-        movies = MovieRecords(phone.movies)
+        movies = RowRecords(phone.movies)
         tableView.reloadData()
     }
 

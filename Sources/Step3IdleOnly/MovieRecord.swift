@@ -10,7 +10,7 @@ enum MovieRecordState {
 /// The record keeps the catalog row rather than its title and parsed URL, and makes those when asked:
 /// a parsed `URL` is about half a kilobyte, and a long scroll would otherwise keep one for every row it
 /// ever showed.
-final class MovieRecord {
+final class MovieRecord: RowRecord {
     /// The catalog row this record shows.
     private let movie: Movie
     var name: String { movie.name }
@@ -21,31 +21,5 @@ final class MovieRecord {
 
     init(movie: Movie) {
         self.movie = movie
-    }
-}
-
-/// The list's records, used like an array of them (`movies.count`, `movies[indexPath.row]`), but each
-/// made the first time its row is asked for and kept from then on: a catalog of 100,000 rows costs a
-/// word a row until a row is shown.
-final class MovieRecords {
-    /// The catalog's rows, as the phone lists them.
-    private let rows: [Movie]
-    /// The records made so far, by row.
-    private var records: [MovieRecord?]
-
-    init(_ rows: [Movie] = []) {
-        self.rows = rows
-        records = Array(repeating: nil, count: rows.count)
-    }
-
-    var count: Int { rows.count }
-
-    subscript(row: Int) -> MovieRecord {
-        if let record = records[row] {
-            return record
-        }
-        let record = MovieRecord(movie: rows[row])
-        records[row] = record
-        return record
     }
 }

@@ -5,7 +5,7 @@ import Shared
 /// the wrong cell), and prefetching of the next rows while the table is still. As in step 3, work is
 /// started and given up when the table stops, not while it moves.
 final class ListViewController: TableViewController {
-    var movies = MovieRecords()
+    var movies = RowRecords<MovieRecord>()
     /// Which techniques are on (all, unless `--without` turns some off).
     let configuration: Configuration
     let movieOperations: MovieOperations
@@ -51,7 +51,7 @@ final class ListViewController: TableViewController {
 
     /// Reads the bundled movie list into records.
     func fetchMovieDetails() {
-        movies = MovieRecords(phone.movies)
+        movies = RowRecords(phone.movies)
         tableView.reloadData()
     }
 

@@ -13,7 +13,7 @@ final class ListViewController: TableViewController {
     /// The cell's image view, 56 × 76 points, in pixels at the phone's 2× scale.
     static let posterPixels = (width: 112, height: 152)
 
-    var movies = MovieRecords()
+    var movies = RowRecords<MovieRecord>()
     let imageLoader: ImageLoader
     /// The memory cache, the failed URLs and the cells, where the tasks bring their answers.
     private(set) lazy var display = PosterDisplay(
@@ -69,7 +69,7 @@ final class ListViewController: TableViewController {
 
     /// Reads the bundled movie list into records.
     func fetchMovieDetails() {
-        movies = MovieRecords(phone.movies)
+        movies = RowRecords(phone.movies)
         tableView.reloadData()
     }
 

@@ -7,7 +7,7 @@ import Testing
 @testable import Step4CacheAndPrefetch
 @testable import Step5Concurrency
 
-/// Steps 2 to 5 make a row's record the first time the row is asked for (`MovieRecords`): it must then be
+/// Steps 2 to 5 make a row's record the first time the row is asked for (`RowRecords`): it must then be
 /// the one record of that row for the rest of the run, since steps 2 and 3 keep a row's state and poster
 /// in it, and show the catalog row's title and URL.
 @Suite("The steps' records")
@@ -35,16 +35,19 @@ struct MovieRecordsTests {
     @Test("Each row's record is made once and kept, with the catalog row's title and URL, in steps 2 to 5")
     func recordsAreMadeOncePerRow() throws {
         try Self.check(
-            "step 2", make: { Step2Background.MovieRecords($0) }, count: \.count, record: { $0[$1] },
+            "step 2", make: { RowRecords<Step2Background.MovieRecord>($0) }, count: \.count,
+            record: { $0[$1] },
             name: \.name, url: \.url)
         try Self.check(
-            "step 3", make: { Step3IdleOnly.MovieRecords($0) }, count: \.count, record: { $0[$1] },
+            "step 3", make: { RowRecords<Step3IdleOnly.MovieRecord>($0) }, count: \.count, record: { $0[$1] },
             name: \.name, url: \.url)
         try Self.check(
-            "step 4", make: { Step4CacheAndPrefetch.MovieRecords($0) }, count: \.count, record: { $0[$1] },
+            "step 4", make: { RowRecords<Step4CacheAndPrefetch.MovieRecord>($0) }, count: \.count,
+            record: { $0[$1] },
             name: \.name, url: \.url)
         try Self.check(
-            "step 5", make: { Step5Concurrency.MovieRecords($0) }, count: \.count, record: { $0[$1] },
+            "step 5", make: { RowRecords<Step5Concurrency.MovieRecord>($0) }, count: \.count,
+            record: { $0[$1] },
             name: \.name, url: \.url)
     }
 }
