@@ -64,8 +64,17 @@ public final class Network {
         var offset = 0
         /// The body's ETag.
         var validator = ""
-        /// What this transfer leaves behind if it is cancelled mid-body.
+        /// What this transfer leaves behind if it is cancelled, or its connection lost, mid-body.
         var leftover: ResumeData?
+
+        /// Keeps the body received so far, the resumed part and `moved` new bytes, as `leftover`, when
+        /// it is a success's body (2xx) and not empty.
+        func keepReceived(moved: Int) {
+            guard status / 100 == 2, offset + moved > 0 else { return }
+            leftover = ResumeData(
+                url: url, received: Array(body[..<(offset + moved)]), validator: validator, download: download
+            )
+        }
 
         init(url: URL, host: String, download: Int, thread: SimulatedThread) {
             self.url = url
@@ -249,12 +258,10 @@ public final class Network {
         let moved = transfer.size
         phone.recorder.bytesMoved(moved, download: transfer.download)
         if let failure = failure ?? transfer.failure {
-            if failure == .connectionLost, transfer.status / 100 == 2, transfer.offset + moved > 0 {
+            if failure == .connectionLost {
                 // What arrived before the connection dropped is good: a retry may ask for the rest only,
                 // as URLSession hands back resume data when a download's connection is lost.
-                transfer.leftover = ResumeData(
-                    url: transfer.url, received: Array(transfer.body[..<(transfer.offset + moved)]),
-                    validator: transfer.validator, download: transfer.download)
+                transfer.keepReceived(moved: moved)
             }
             phone.recorder.requestEnded(
                 url: transfer.urlString, status: transfer.status / 100 == 2 ? 0 : transfer.status,
@@ -288,10 +295,8 @@ public final class Network {
             flowing.removeAll { $0 === transfer }
             moved = max(0, min(transfer.size, transfer.size - Int(transfer.remaining.rounded(.up))))
             rescheduleLink()
-            if transfer.failure == nil, transfer.status / 100 == 2, transfer.offset + moved > 0 {
-                transfer.leftover = ResumeData(
-                    url: transfer.url, received: Array(transfer.body[..<(transfer.offset + moved)]),
-                    validator: transfer.validator, download: transfer.download)
+            if transfer.failure == nil {
+                transfer.keepReceived(moved: moved)
             }
         case .done:
             return
