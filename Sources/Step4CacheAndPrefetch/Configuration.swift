@@ -12,7 +12,8 @@ struct Configuration {
     /// Give a cell's load up when the cell is reused, and draw a poster only into a cell still waiting
     /// for it.
     var isCancelOnReuseEnabled = true
-    /// Resume a cancelled download where it stopped (a range request) when the poster is wanted again.
+    /// Resume a download where it stopped (a range request) when the poster is wanted again: one that was
+    /// cancelled, or whose connection dropped mid-body.
     var isResumingDownloads = true
     /// Load the rows just past the screen while the table is still.
     var isPrefetchingEnabled = true
@@ -23,6 +24,9 @@ struct Configuration {
     /// moves. Without it, as in the prefetching article, every prefetch is given up when a drag begins
     /// and a reused cell's download at once.
     var cancelsOnlyRowsLeavingWindow = true
+    /// Let a download or filter that has started finish into the caches when its rows leave, instead of
+    /// cancelling it; without it, work is cancelled wherever it is when nobody wants it.
+    var letsStartedWorkFinish = true
     /// On a memory warning, keep the posters on screen and give up only the prefetches; without it, empty
     /// the cache and cancel every operation, as in the multi-image article.
     var keepsOnScreenPostersOnMemoryWarning = true
@@ -46,6 +50,7 @@ struct Configuration {
             case .diskWhileScrolling: isReadingDiskWhileScrolling = false
             case .extraConcurrency: maxConcurrentOperationCount = 1
             case .windowedCancel: cancelsOnlyRowsLeavingWindow = false
+            case .finishStarted: letsStartedWorkFinish = false
             case .keepOnScreen: keepsOnScreenPostersOnMemoryWarning = false
             case .rememberFailures: remembersFailedURLs = false
             // Step 5's: the harness refuses them for this step.

@@ -2,8 +2,9 @@ import Shared
 
 /// Fetches one poster, from the disk cache if it is there, else from the network, and decodes it.
 ///
-/// A transient network failure (a timeout, a refused connection, a 5xx, a dropped body) is tried again a
-/// few times, waiting longer each time; a 404 or an invalid URL is final at once.
+/// One try of the network. A transient failure (a timeout, a refused connection, a 5xx, a dropped body)
+/// ends the operation with `failedTransiently` set, and the list queues another try, which waits longer
+/// each time; a 404 or an invalid URL is final at once.
 final class ImageDownloader: Operation {
     /// How many times a transiently failed download is tried again.
     static let maximumRetries = 2
@@ -22,14 +23,20 @@ final class ImageDownloader: Operation {
     /// What an earlier, cancelled download of this URL received; after a cancellation, what this one did.
     private(set) var resumeData: ResumeData?
 
-    /// Told, on the download's thread, when a transient failure is about to be tried again.
-    var willRetry: (() -> Void)?
+    /// How many tries of this URL failed transiently before this one (0 for a first try).
+    let retries: Int
+    /// Whether this try failed in a way that another may not (and tries are left).
+    private(set) var failedTransiently = false
 
-    init(url: URL, diskCache: DiskCache?, resumeData: ResumeData? = nil, readsDiskOnly: Bool = false) {
+    init(
+        url: URL, diskCache: DiskCache?, resumeData: ResumeData? = nil, readsDiskOnly: Bool = false,
+        retries: Int = 0
+    ) {
         self.url = url
         self.diskCache = diskCache
         self.resumeData = resumeData
         self.readsDiskOnly = readsDiskOnly
+        self.retries = retries
     }
 
     override func main() {
@@ -49,29 +56,27 @@ final class ImageDownloader: Operation {
         if isCancelled || readsDiskOnly {
             return
         }
-        // The cancellable download: cancelling this operation stops the transfer where it is, and what
-        // arrived is kept in `resumeData`, so the next download of this URL asks only for the rest.
-        var retries = 0
-        var downloaded: Data?
-        while downloaded == nil {
-            do {
-                downloaded = try Network.shared.data(from: url, cancellingWith: self, resumeData: &resumeData)
-            } catch {
-                guard error.isTransient, retries < Self.maximumRetries, !isCancelled else { return }
-                willRetry?()
-                // Give the server a moment before asking again; this worker waits.
-                SimulatedThread.current?.sleep(for: Self.firstBackoff << retries)
-                retries += 1
-                if isCancelled {
-                    return
-                }
+        if retries > 0 {
+            // Give the server a moment before asking again; this worker waits.
+            SimulatedThread.current?.sleep(for: Self.firstBackoff << (retries - 1))
+            if isCancelled {
+                return
             }
         }
-        guard let imageData = downloaded, !isCancelled else {
+        // The cancellable download: cancelling this operation stops the transfer where it is, and what
+        // arrived is kept in `resumeData`, so the next download of this URL asks only for the rest.
+        let downloaded: Data
+        do {
+            downloaded = try Network.shared.data(from: url, cancellingWith: self, resumeData: &resumeData)
+        } catch {
+            failedTransiently = error.isTransient && retries < Self.maximumRetries && !isCancelled
             return
         }
-        if let downloadedImage = Image(data: imageData) {
-            downloadedData = imageData
+        if isCancelled {
+            return
+        }
+        if let downloadedImage = Image(data: downloaded) {
+            downloadedData = downloaded
             image = downloadedImage
         }
     }

@@ -67,6 +67,7 @@ final class ListViewController: TableViewController {
                     load.cancel()
                 }
             }
+            cancelAllWork()
             return
         }
         // Keep only the posters on screen; the disk still has the rest.
@@ -144,16 +145,15 @@ final class ListViewController: TableViewController {
     }
 
     /// Starts the URL's download; `readingDiskOnly` (while the table scrolls) reads the disk cache only,
-    /// on its own queue, which a drag does not suspend.
-    func startDownloadForURL(_ url: URL, priority: Operation.QueuePriority, readingDiskOnly: Bool = false) {
+    /// on its own queue, which a drag does not suspend. `retries` counts the tries that failed before.
+    func startDownloadForURL(
+        _ url: URL, priority: Operation.QueuePriority, readingDiskOnly: Bool = false, retries: Int = 0
+    ) {
         let downloader = ImageDownloader(
             url: url, diskCache: diskCache,
             resumeData: readingDiskOnly ? nil : resumeData.removeValue(forKey: url),
-            readsDiskOnly: readingDiskOnly)
+            readsDiskOnly: readingDiskOnly, retries: retries)
         downloader.queuePriority = priority
-        downloader.willRetry = { [weak self] in
-            OperationQueue.main.addOperation { self?.showFailureWhileRetrying(for: url) }
-        }
         downloader.completionBlock = {
             if downloader.isCancelled {
                 // Keep what arrived before the cancel, for the next download of this poster.
@@ -177,6 +177,8 @@ final class ListViewController: TableViewController {
                 } else if downloader.readsDiskOnly {
                     // Not on disk after all: download it, once the table stops.
                     self.startDownloadForURL(url, priority: downloader.queuePriority)
+                } else if downloader.failedTransiently {
+                    self.retryDownload(downloader)
                 } else {
                     self.finishLoads(for: url, with: nil)
                 }
@@ -227,6 +229,18 @@ final class ListViewController: TableViewController {
         }
     }
 
+    /// Tries a transiently failed download again, behind every first try: the retry goes on the queue at
+    /// low priority, so it takes a slot and a share of the link only when no other row's poster is
+    /// waiting for its first try. What arrived before a dropped connection is asked for no more.
+    func retryDownload(_ failed: ImageDownloader) {
+        let url = failed.url
+        if let partial = failed.resumeData, configuration.isResumingDownloads {
+            resumeData[url] = partial
+        }
+        showFailureWhileRetrying(for: url)
+        startDownloadForURL(url, priority: .low, retries: failed.retries + 1)
+    }
+
     /// Shows the failure image in every cell still waiting for a URL whose download failed and is about
     /// to be tried again: the row says at once that its poster did not come (the spinner goes on), and a
     /// retry that succeeds replaces the failure with the poster.
@@ -272,11 +286,33 @@ final class ListViewController: TableViewController {
         cancelWork(for: load.url)
     }
 
-    /// Cancels a URL's download or filter and forgets the loads given up for it.
+    /// Forgets the loads given up for a URL and cancels its download or filter, unless the work has
+    /// started: then it finishes into the caches. Its request is already sent, so sending it again later
+    /// would cost another round trip, and the user, who just left the row, may well come back to it.
     func cancelWork(for url: URL) {
         loadsInProgress.removeValue(forKey: url)
+        if configuration.letsStartedWorkFinish {
+            let started = [
+                movieOperations.downloadsInProgress[url], movieOperations.filtrationsInProgress[url],
+            ]
+            .contains { $0?.isExecuting == true }
+            if started { return }
+        }
         movieOperations.downloadsInProgress.removeValue(forKey: url)?.cancel()
         movieOperations.filtrationsInProgress.removeValue(forKey: url)?.cancel()
+    }
+
+    /// Cancels every download and filter, started or not, as the article's memory warning cancels all
+    /// operations.
+    func cancelAllWork() {
+        let byAddress = { (a: URL, b: URL) in a.absoluteString < b.absoluteString }
+        for url in movieOperations.downloadsInProgress.keys.sorted(by: byAddress) {
+            movieOperations.downloadsInProgress.removeValue(forKey: url)?.cancel()
+        }
+        for url in movieOperations.filtrationsInProgress.keys.sorted(by: byAddress) {
+            movieOperations.filtrationsInProgress.removeValue(forKey: url)?.cancel()
+        }
+        loadsInProgress.removeAll()
     }
 
     override func scrollViewWillBeginDragging(_ scrollView: TableView) {

@@ -7,7 +7,8 @@ enum StepInfo: WorkbookStep {
     /// What `--without` may turn off here (see `Configuration`).
     static let techniques: [Technique] = [
         .memoryCache, .diskCache, .oneLoadPerURL, .cancelOnReuse, .resumeDownloads, .prefetch,
-        .diskWhileScrolling, .extraConcurrency, .windowedCancel, .keepOnScreen, .rememberFailures,
+        .diskWhileScrolling, .extraConcurrency, .windowedCancel, .finishStarted, .keepOnScreen,
+        .rememberFailures,
     ]
 
     /// Makes the app's first screen; the harness calls it on the simulated main thread at each launch.

@@ -2,7 +2,7 @@ import Shared
 
 /// Loads posters: one `async throws` function does what step 4's `ImageDownloader` and
 /// `ImageFiltration` operations did, and this actor keeps the loads in progress, one per URL, shared by
-/// every row that wants it and cancelled when the last of them gives up.
+/// every row that wants it and cancelled when the last of them gives up before its download started.
 actor ImageLoader {
     /// How many times a transiently failed download is tried again.
     static let maximumRetries = 2
@@ -49,6 +49,9 @@ actor ImageLoader {
         var waiters: [Int: CheckedContinuation<Image, any Error>] = [:]
         /// The waiting rows that want the decoded poster before its filter.
         var previews: [Int: Preview] = [:]
+        /// Whether its download got its slot while the table was still: a row the user stopped on asked
+        /// for it, not a slow drag's guess.
+        var startedAtAStop = false
 
         init(number: Int) { self.number = number }
     }
@@ -142,6 +145,12 @@ actor ImageLoader {
         }
     }
 
+    /// Notes that a load's download has its slot, and whether the table was still.
+    private func markStarted(_ url: URL, load number: Int) {
+        guard let load = loadsInProgress[url], load.number == number else { return }
+        load.startedAtAStop = load.startedAtAStop || !downloadSlots.isSuspended
+    }
+
     /// Hands the decoded poster to the rows still waiting that want it before its filter.
     private func showPreviews(of image: Image, for url: URL, load number: Int) {
         guard let load = loadsInProgress[url], load.number == number else { return }
@@ -151,8 +160,13 @@ actor ImageLoader {
         }
     }
 
-    /// Cancels a load nobody waits for any more.
+    /// Cancels a load nobody waits for any more, unless its download started at a stop: then it
+    /// finishes into the disk cache, and stays listed so that a row the user comes back to joins it. A
+    /// download a slow drag started on a guess that did not come true is cancelled.
     private func stop(_ load: Load, for url: URL) {
+        if techniques.contains(.finishStarted) && load.startedAtAStop {
+            return
+        }
         loadsInProgress[url] = nil
         leaveLine(load.number)
         load.task?.cancel()
@@ -280,20 +294,7 @@ actor ImageLoader {
             }
             looksOnDisk = false
             // Otherwise a download slot, in the order the loads were asked for.
-            do {
-                try await acquireSlot(ticket)
-            } catch {
-                await leaveLine(ticket)
-                throw error
-            }
-            let imageData: Data
-            do {
-                imageData = try await download(url, meanwhile: decoded)
-            } catch {
-                await releaseSlot()
-                throw error
-            }
-            await releaseSlot()
+            let imageData = try await download(url, ticket: ticket, meanwhile: decoded)
             try Task.checkCancellation()
             guard let image = try await decodeAndFilter(imageData, ticket: ticket, decoded: decoded) else {
                 throw LoadError.notAnImage
@@ -329,18 +330,27 @@ actor ImageLoader {
         return filtered
     }
 
-    /// Downloads a URL's bytes; a transient failure is tried again after a pause that doubles each time
-    /// (the slot stays held, as a retrying operation holds its queue's), while a 404 or an invalid URL is
-    /// final at once.
-    nonisolated func download(_ url: URL, meanwhile: Preview? = nil) async throws -> Data {
+    /// Downloads a URL's bytes in a download slot, which `ticket` waits for in the line. A transient
+    /// failure is tried again after a pause that doubles each time; meanwhile the slot goes back, and the
+    /// retry waits in the line behind every first try (step 4 queues its retry at low priority). A 404
+    /// or an invalid URL is final at once.
+    nonisolated func download(_ url: URL, ticket: Int, meanwhile: Preview? = nil) async throws -> Data {
         var retries = 0
         while true {
-            try Task.checkCancellation()
+            do {
+                try await acquireSlot(ticket)
+            } catch {
+                await leaveLine(ticket)
+                throw error
+            }
+            await markStarted(url, load: ticket)
             do {
                 let data = try await network.data(
                     from: url, resumeData: await takeResumeData(for: url), keepResumeData: keepResumeData)
+                await releaseSlot()
                 return data
             } catch {
+                await releaseSlot()
                 guard techniques.contains(.retries), let failure = error as? NetworkError,
                     failure.isTransient,
                     retries < Self.maximumRetries
@@ -350,6 +360,7 @@ actor ImageLoader {
                 // The task sleeps on the phone's clock; no thread waits.
                 try await clock.sleep(for: Self.firstBackoff * (1 << retries))
                 retries += 1
+                await enqueue(ticket, priority: .low, in: .download)
             }
         }
     }

@@ -7,7 +7,7 @@ enum StepInfo: WorkbookStep {
     /// What `--without` may turn off here; the others are measured and left out (`Techniques`).
     static let techniques: [Technique] = [
         .decodeAtDisplaySize, .oneLoadPerURL, .retries, .diskCache, .resumeDownloads, .diskWhileScrolling,
-        .slowDragLoading,
+        .slowDragLoading, .finishStarted,
     ]
 
     /// Makes the app's first screen; the harness calls it on the simulated main thread at each launch.

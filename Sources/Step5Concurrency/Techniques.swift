@@ -39,10 +39,15 @@ struct Techniques: OptionSet, Sendable {
     /// table stops. A fast drag or a fling holds downloads until the table stops, as in step 3.
     static let slowDragLoading = Techniques(rawValue: 1 << 9)
 
+    /// A load whose download started at a stop is let finish (into the disk cache) when every row that
+    /// wanted it leaves, instead of being cancelled: its request is sent, and a row the user comes back
+    /// to joins it. Step 4's `letsStartedWorkFinish`.
+    static let finishStarted = Techniques(rawValue: 1 << 10)
+
     /// What the step uses.
     static let all: Techniques = [
         .decodeAtDisplaySize, .coalescing, .retries, .diskCache, .resumableDownloads, .diskWhileScrolling,
-        .slowDragLoading,
+        .slowDragLoading, .finishStarted,
     ]
 }
 
@@ -59,6 +64,7 @@ extension Techniques {
             case .resumeDownloads: insert(.resumableDownloads)
             case .diskWhileScrolling: insert(.diskWhileScrolling)
             case .slowDragLoading: insert(.slowDragLoading)
+            case .finishStarted: insert(.finishStarted)
             // Step 4's only: the harness refuses them for this step.
             case .memoryCache, .cancelOnReuse, .prefetch, .extraConcurrency, .windowedCancel, .keepOnScreen,
                 .rememberFailures:

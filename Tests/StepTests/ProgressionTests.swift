@@ -186,19 +186,8 @@ struct ProgressionTests {
         let cached = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
         #expect(cached.metric("time_to_visible_ms_p95") <= idleOnly.metric("time_to_visible_ms_p95"))
         #expect(cached.metric("stops_unfilled") <= idleOnly.metric("stops_unfilled"))
-        Self.expectKnown(
-            Self.placeholderKnownWorse.contains(scenario),
-            "step 4's retried transfers share the slow link with other rows, and at the one-frame pauses "
-                + "between drags it gives up transfers that step 3 lets run"
-        ) {
-            #expect(
-                cached.metric("placeholder_row_seconds") <= idleOnly.metric("placeholder_row_seconds"))
-        }
+        #expect(cached.metric("placeholder_row_seconds") <= idleOnly.metric("placeholder_row_seconds"))
     }
-
-    /// Built-in scenarios where step 4 shows grey rows longer than step 3 at equal concurrency: on
-    /// `flaky`, by 0.3 row-seconds (the retries' transfers, and transfers given up between drags).
-    static let placeholderKnownWorse: Set<String> = ["flaky"]
 
     /// Runs `body` as a known issue when `known` (Swift Testing then fails the test once it passes, so a
     /// fix shows), else as an ordinary check.
@@ -214,26 +203,29 @@ struct ProgressionTests {
     func stepFourWastesLittle(scenario: String) throws {
         let run = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
         #expect(run.metric("bytes_downloaded") > 0)
-        // On `flaky` and `slow-reuse` no step can meet the budget: see the test below.
+        // On `slow-reuse` no step can meet the budget, and on `flaky` the corrupt bodies leave almost
+        // none of it: see the test below.
         Self.expectKnown(
             ["flaky", "slow-reuse"].contains(scenario),
-            "corrupt bodies (flaky) and the first screen's posters (slow-reuse) alone exceed 5 %"
+            "the first screen's posters (slow-reuse) alone exceed 5 %, and corrupt bodies (flaky) take "
+                + "nearly all of it"
         ) {
             #expect(run.metric("bytes_wasted") <= 0.05 * run.metric("bytes_downloaded"))
         }
     }
 
-    @Test("On flaky and slow-reuse, bytes no step can show already exceed step 4's waste budget")
+    @Test(
+        "On slow-reuse, bytes no step can show exceed step 4's waste budget; on flaky, nearly all of it")
     func wasteNoStepCanAvoid() throws {
         // flaky: bodies that arrived whole (200) but do not decode. The server corrupted them, so no
-        // client can show them.
+        // client can show them; they leave less than a tenth of the budget for anything else.
         let flaky = try SharedRuns.shared.result(.cacheAndPrefetch, "flaky")
         let corrupt = Set(
             flaky.events("decode").filter { $0.flag("ok") == false }.compactMap { $0.text("url") })
         let corruptBytes = flaky.events("request_end")
             .filter { $0.number("status") == 200 && corrupt.contains($0.text("url") ?? "") }
             .compactMap { $0.number("bytes") }.reduce(0, +)
-        #expect(Double(corruptBytes) > 0.05 * flaky.metric("bytes_downloaded"))
+        #expect(Double(corruptBytes) > 0.9 * 0.05 * flaky.metric("bytes_downloaded"))
         // slow-reuse: the launch screen's posters, asked for while the user looks at the first screen,
         // arrive after the first fling has taken it away, and the user never comes back to those rows.
         let slow = try SharedRuns.shared.result(.cacheAndPrefetch, "slow-reuse")
@@ -301,12 +293,30 @@ struct ProgressionTests {
             (.prefetch, "reading", "placeholder_row_seconds"),
             (.diskWhileScrolling, "long-fling", "placeholder_row_seconds"),
             (.extraConcurrency, "course", "time_to_visible_ms_p95"),
-            (.windowedCancel, "slow-reuse", "placeholder_row_seconds"),
+            (.finishStarted, "flaky", "placeholder_row_seconds"),
+            (.finishStarted, "slow-reuse", "bytes_wasted"),
+            (.resumeDownloads, "flaky", "bytes_wasted"),
         ])
     func eachTechniqueEarnsItsPlace(technique: Technique, scenario: String, worse key: String) throws {
         let cached = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
         let without = try AblationBlocks.result(
             "Step4CacheAndPrefetch --without \(technique.rawValue)", scenario: scenario)
         #expect(without.metric(key) > cached.metric(key), "without \(technique.rawValue), \(key) should grow")
+    }
+
+    @Test(
+        "With started work cancelled, the windowed cancel and resumed downloads buy what the chapter credits",
+        arguments: [
+            (Technique.windowedCancel, "slow-reuse", "placeholder_row_seconds"),
+            (.resumeDownloads, "slow-reuse", "bytes_wasted"),
+        ])
+    func cancelTechniquesEarnTheirPlace(technique: Technique, scenario: String, worse key: String) throws {
+        // Letting started work finish leaves a cancel nothing received and nothing under way: these two
+        // matter where work is cancelled wherever it is.
+        let base = "Step4CacheAndPrefetch --without \(Technique.finishStarted.rawValue)"
+        let cancelling = try AblationBlocks.result(base, scenario: scenario)
+        let without = try AblationBlocks.result("\(base),\(technique.rawValue)", scenario: scenario)
+        #expect(
+            without.metric(key) > cancelling.metric(key), "without \(technique.rawValue), \(key) should grow")
     }
 }

@@ -149,7 +149,9 @@ struct SafeguardTests {
         "A cancelled download resumes with a range request for the rest, except from a host that ignores ranges"
     )
     func stepFourResumesCancelledDownloads() throws {
-        let run = try SharedRuns.shared.result(.cacheAndPrefetch, "slow-reuse")
+        // Step 4 lets a started download finish; with that off, downloads are cancelled mid-body.
+        let cancelling = "Step4CacheAndPrefetch --without \(Technique.finishStarted.rawValue)"
+        let run = try AblationBlocks.result(cancelling, scenario: "slow-reuse")
         var received: [String: Int] = [:]
         var resumed = 0
         for event in run.trace {
@@ -168,7 +170,7 @@ struct SafeguardTests {
         #expect(resumed > 0)
         // What a resume saves shows in the bytes: without it, the same run downloads more.
         let without = try AblationBlocks.result(
-            "Step4CacheAndPrefetch --without resume-downloads", scenario: "slow-reuse")
+            "\(cancelling),\(Technique.resumeDownloads.rawValue)", scenario: "slow-reuse")
         #expect(without.events("request_response").allSatisfy { $0.number("status") != 206 })
         #expect(run.metric("bytes_wasted") < without.metric("bytes_wasted"))
     }

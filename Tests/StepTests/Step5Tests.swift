@@ -16,7 +16,13 @@ struct Step5Tests {
 
     /// The comparisons with step 4 that do not hold yet, each with its reason (found by running both;
     /// a gap listed here that closes makes its test fail, so the list stays true).
-    static let knownGaps: [String: Comment] = [:]
+    static let knownGaps: [String: Comment] = [
+        "slow-reuse/bytes_wasted": """
+        at a one-frame pause between drags step 5 has a free download slot and starts a visible \
+        row's poster, which the user leaves a frame later and never sees again; step 4's slots \
+        are all busy at that moment
+        """
+    ]
 
     /// Expects `five` no worse than `four` on a metric, as a known issue when the gap is listed.
     static func expectNoWorse(_ five: RunResult, _ four: RunResult, _ key: String, at place: String) {
@@ -78,7 +84,9 @@ struct Step5Tests {
         let five = try SharedRuns.shared.result(.concurrency, scenario)
         let bound = 0.02 * five.metric("bytes_downloaded")
         if Self.overWaste.contains(scenario) {
-            withKnownIssue("dropped bodies, and transfers for rows the user left before they came") {
+            withKnownIssue(
+                "corrupt bodies (flaky), and posters for rows the user left before they came (slow-reuse)"
+            ) {
                 #expect(five.metric("bytes_wasted") <= bound, "\(scenario)")
             }
         } else {

@@ -48,6 +48,7 @@ public enum Technique: String, CaseIterable, Sendable, Comparable {
     case diskWhileScrolling = "disk-while-scrolling"
     case extraConcurrency = "extra-concurrency"
     case windowedCancel = "windowed-cancel"
+    case finishStarted = "finish-started"
     case keepOnScreen = "keep-on-screen"
     case rememberFailures = "remember-failures"
     case decodeAtDisplaySize = "decode-at-display-size"
