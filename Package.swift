@@ -27,7 +27,7 @@ let layers: [(name: String, folders: [String], uses: [String], resources: [Strin
         []
     ),
     ("Pictures", ["Pictures"], ["Imaging", "Files", "Report"], ["Resources/Unifont"]),
-    ("CLI", ["CLI"], ["Files", "Catalog", "Scenarios", "UI", "Report", "World", "Pictures"], []),
+    ("CLI", ["CLI"], ["Files", "Catalog", "Scenarios", "Posters", "UI", "Report", "World", "Pictures"], []),
 ]
 
 /// Everything in `Sources/Shared`: each target takes its own part and excludes the rest.

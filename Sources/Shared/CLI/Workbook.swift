@@ -2,6 +2,7 @@ import Catalog
 import Files
 import Foundation
 import Pictures
+import Posters
 import Report
 import Scenarios
 import UI
@@ -61,7 +62,7 @@ public enum Workbook {
         var phoneOptions = PhoneOptions()
         phoneOptions.keepsTrace = keepTrace || options.tracePath != nil || options.timelinePath != nil
         phoneOptions.keepsStopSnapshots = keepTrace || options.screens || options.exportDirectory != nil
-        ProcessMemory.useOneAllocatorArena()
+        ProcessMemory.setUpAllocator()
         if let directory = options.cacheDirectory {
             let root = try writableDirectory(directory, option: "--cache-dir")
             // The disk's own folder inside, checked here so that a file in its way is named with the option.

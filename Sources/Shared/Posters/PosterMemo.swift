@@ -172,6 +172,7 @@ package final class PosterMemo: @unchecked Sendable {
         bytesHeld -= fits.forget(usedAtOrBefore: cutoff)
         bytesHeld -= filters.forget(usedAtOrBefore: cutoff)
         bytesHeld -= hashes.forget(usedAtOrBefore: cutoff)
+        ProcessMemory.returnFreedPages()
     }
 }
 
