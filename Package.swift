@@ -8,30 +8,27 @@ let steps = [
     "Step1Naive", "Step2Background", "Step3IdleOnly", "Step4CacheAndPrefetch", "Step5Concurrency",
 ]
 
-/// The layers `Shared` is built from, lowest first: each is a module made of folders of `Sources/Shared`
+/// The layers `Shared` is built from, lowest first: each is a module in its own folder `Sources/<name>`
 /// that may import only the layers in its `uses`, so the compiler refuses a back edge (README.md draws the
-/// graph). `Shared` re-exports them, so a step imports only `Shared`.
-let layers: [(name: String, folders: [String], uses: [String], resources: [String])] = [
-    ("Imaging", ["Imaging"], [], []),
-    ("Files", ["Files"], [], []),
-    ("Catalog", ["Catalog"], ["Files"], ["Resources/movies.plist"]),
-    ("Runtime", ["Runtime"], [], []),
-    ("Concurrency", ["Concurrency"], ["Runtime"], []),
-    ("Scenarios", ["Scenarios"], ["Files"], ["Resources/Scenarios"]),
-    ("Posters", ["Posters"], ["Imaging", "Files"], []),
-    ("UI", ["UI"], ["Imaging", "Runtime", "Scenarios", "Posters"], []),
-    ("Report", ["Report"], ["Imaging", "Runtime"], []),
+/// graph). `Shared` (`Sources/Shared`) re-exports them, so a step imports only `Shared`.
+let layers: [(name: String, uses: [String], resources: [String])] = [
+    ("Imaging", [], []),
+    ("Files", [], []),
+    ("Catalog", ["Files"], ["Resources/movies.plist"]),
+    ("Runtime", [], []),
+    ("Concurrency", ["Runtime"], []),
+    ("Scenarios", ["Files"], ["Resources/Scenarios"]),
+    ("Posters", ["Imaging", "Files"], []),
+    ("UI", ["Imaging", "Runtime", "Scenarios", "Posters"], []),
+    ("Report", ["Imaging", "Runtime"], []),
     (
-        "World", ["World"],
+        "World",
         ["Imaging", "Files", "Catalog", "Runtime", "Scenarios", "Posters", "UI", "Report", "Concurrency"],
         []
     ),
-    ("Pictures", ["Pictures"], ["Imaging", "Files", "Report"], ["Resources/Unifont"]),
-    ("CLI", ["CLI"], ["Files", "Catalog", "Scenarios", "Posters", "UI", "Report", "World", "Pictures"], []),
+    ("Pictures", ["Imaging", "Files", "Report"], ["Resources/Unifont"]),
+    ("CLI", ["Files", "Catalog", "Scenarios", "Posters", "UI", "Report", "World", "Pictures"], []),
 ]
-
-/// Everything in `Sources/Shared`: each target takes its own part and excludes the rest.
-let sharedParts = layers.flatMap { $0.folders + $0.resources } + ["Exports.swift"]
 
 /// What a module that imports `Shared` depends on: `Shared` and, named too, the layers it re-exports, so
 /// that an incremental build recompiles the module when a layer changes (a change to a layer's class
@@ -40,6 +37,7 @@ let usesShared: [Target.Dependency] = ["Shared"] + layers.map { .target(name: $0
 
 let package = Package(
     name: "ImageLoadingWorkbook",
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Shared", targets: ["Shared"])
     ]
@@ -50,15 +48,10 @@ let package = Package(
         ],
     targets: layers.map { layer in
         .target(
-            name: layer.name, dependencies: layer.uses.map { .target(name: $0) }, path: "Sources/Shared",
-            exclude: sharedParts.filter { !layer.folders.contains($0) && !layer.resources.contains($0) },
-            sources: layer.folders, resources: layer.resources.map { .copy($0) })
+            name: layer.name, dependencies: layer.uses.map { .target(name: $0) },
+            resources: layer.resources.map { .copy($0) })
     }
-        + [
-            .target(
-                name: "Shared", dependencies: layers.map { .target(name: $0.name) }, path: "Sources/Shared",
-                exclude: sharedParts.filter { $0 != "Exports.swift" }, sources: ["Exports.swift"])
-        ]
+        + [.target(name: "Shared", dependencies: layers.map { .target(name: $0.name) })]
         + steps.map { .executableTarget(name: $0, dependencies: usesShared) }
         + [
             .executableTarget(name: "Compare", dependencies: usesShared),

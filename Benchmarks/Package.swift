@@ -5,12 +5,14 @@ import PackageDescription
 // its CI never builds them. Run everything with `Benchmarks/run` (see README.md).
 let package = Package(
     name: "WorkbookBenchmarks",
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "ImageLoadingWorkbook", path: "..")
     ],
     targets: [
         .executableTarget(
             name: "WorkbookBenchmarks",
+    platforms: [.macOS(.v15)],
             dependencies: [.product(name: "Shared", package: "ImageLoadingWorkbook")]
         )
     ],

@@ -1,6 +1,6 @@
 // The libFuzzer entry points for the PNG decoder and the inflater.
 //
-// `Fuzz/fuzz-png.sh` compiles this file together with `Sources/Shared/Imaging/*.swift` into one module
+// `Fuzz/fuzz-png.sh` compiles this file together with `Sources/Imaging/*.swift` into one module
 // (so the internal `Inflater` is reachable), twice: as is, the target decodes each input as a PNG file;
 // with `-D FUZZ_INFLATE` it inflates each input as a zlib stream. libFuzzer supplies `main`;
 // `-parse-as-library` keeps this file from being a script. Either target must return or throw, never

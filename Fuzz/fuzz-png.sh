@@ -20,7 +20,7 @@ if [[ "$minutes" != "--report-only" ]]; then
         echo "usage: Fuzz/fuzz-png.sh MINUTES | --report-only" >&2
         exit 2
     fi
-    imaging=(Sources/Shared/Imaging/*.swift)
+    imaging=(Sources/Imaging/*.swift)
     echo "building the fuzz targets…"
     # (gold warns about every sanitizer symbol it cannot export; the log keeps them out of sight.)
     for target in png inflate; do
@@ -36,7 +36,6 @@ if [[ "$minutes" != "--report-only" ]]; then
     echo "writing the seeds…"
     rm -rf "$work/seeds"
     generator_sources=("${imaging[@]}")
-    [[ -f Sources/Shared/TemporaryStubs.swift ]] && generator_sources+=(Sources/Shared/TemporaryStubs.swift)
     fixtures=(Tests/SharedTests/Fixtures/*.png)
     if swiftc -parse-as-library -package-name ImageLoadingWorkbook Fuzz/SeedCorpus.swift "${generator_sources[@]}" -o "$work/seed-corpus" \
         2>"$work/seed-corpus.log"; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/Shared/Resources/movies.plist, the workbook's poster catalog.
+"""Writes Sources/Catalog/Resources/movies.plist, the workbook's poster catalog.
 
 The catalog is deterministic: run this script again and the file comes out
 byte-identical. It holds an array of dictionaries with the keys `name` and

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Packs GNU Unifont's glyphs (the .hex file of Debian's `unifont` package) into the compact file the
-workbook's PNG exports draw non-ASCII titles with: Sources/Shared/Resources/Unifont/unifont-pages.bin.
+workbook's PNG exports draw non-ASCII titles with: Sources/Pictures/Resources/Unifont/unifont-pages.bin.
 
 Usage: apt-get download unifont && dpkg-deb -x unifont_*.deb x
        Scripts/make_unifont.py x/usr/share/unifont/unifont.hex
@@ -39,7 +39,7 @@ def main(path):
         stream = zlib.compress(bytes(raw), 9)
         index += struct.pack(">HII", page, len(data), len(stream))
         data += stream
-    out = "Sources/Shared/Resources/Unifont/unifont-pages.bin"
+    out = "Sources/Pictures/Resources/Unifont/unifont-pages.bin"
     with open(out, "wb") as file:
         file.write(b"UNIFONT1" + struct.pack(">I", len(pages)) + index + data)
     print(f"{out}: {len(pages)} pages, {8 + 4 + len(index) + len(data)} bytes")

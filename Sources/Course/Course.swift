@@ -252,7 +252,8 @@ struct Course {
         case .text(let text):
             return text
         case .builtIn(let name, let replacements):
-            let file = package.appendingPathComponent("Sources/Shared/Resources/Scenarios/\(name).scenario")
+            let file = package.appendingPathComponent(
+                "Sources/Scenarios/Resources/Scenarios/\(name).scenario")
             let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
             return lines.map { line in replacements.first { line.hasPrefix($0.0) }?.1 ?? line }
                 .joined(separator: "\n")

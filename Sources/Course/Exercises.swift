@@ -40,7 +40,7 @@ enum Exercises {
             task:
                 "Write out/fast.scenario: the course with a 20 MB/s network. Predict the hitch ratio, then run it.",
             commands: [
-                "mkdir -p out && cp Sources/Shared/Resources/Scenarios/course.scenario out/fast.scenario",
+                "mkdir -p out && cp Sources/Scenarios/Resources/Scenarios/course.scenario out/fast.scenario",
                 "swift run Step1Naive --scenario out/fast.scenario",
             ],
             hints: [
