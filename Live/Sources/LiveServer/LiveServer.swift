@@ -1,0 +1,279 @@
+import Foundation
+import Synchronization
+
+/// What the server answers for one request, before shaping.
+public struct LiveResponse: Sendable {
+    /// The status of a whole answer: 200, or an error such as 404.
+    public var status: Int
+    public var body: [UInt8]
+    public var contentType: String
+    /// A fault: the connection closes after this many bytes of the body.
+    public var truncatedAfter: Int?
+
+    public init(status: Int, body: [UInt8], contentType: String = "image/png", truncatedAfter: Int? = nil) {
+        self.status = status
+        self.body = body
+        self.contentType = contentType
+        self.truncatedAfter = truncatedAfter
+    }
+}
+
+/// One request the server answered, or began to, in its log.
+public struct LiveRequestRecord: Sendable, Equatable {
+    /// How an answer ended.
+    public enum Outcome: Sendable, Equatable {
+        /// Every byte of the answer was sent.
+        case completed
+        /// The client closed the connection before the answer was all sent.
+        case cancelled
+        /// The server closed the connection mid-body, as the response's fault asked.
+        case truncated
+        /// The request was not one the server answers (a bad head, a method other than GET).
+        case refused
+    }
+
+    /// The request's place in the order requests arrived, from 0.
+    public let sequence: Int
+    /// `http://` host and path; empty for a refused request.
+    public let url: String
+    /// How many requests of the same URL arrived before this one.
+    public let attempt: Int
+    /// The status sent: 200, 206 for a range, 404, 416 for a range past the end, 400 or 405.
+    public let status: Int
+    /// The first byte a range request asked for.
+    public let rangeStart: Int?
+    /// The body bytes that left the server.
+    public let bodyBytesSent: Int
+    public let outcome: Outcome
+}
+
+/// An HTTP/1.1 server on 127.0.0.1 that answers GET requests for posters, shaped by a `LinkShape`.
+///
+/// Each connection carries one request and is answered on a thread of its own, then closed. A client
+/// reaches the server directly (`http://127.0.0.1:PORT/path` with the poster's host in `Host`), or as
+/// its HTTP proxy (`http_proxy=http://127.0.0.1:PORT` in a process's environment: `URLSession` and
+/// `Data(contentsOf:)` then send the catalog's own URLs here). A client that closes its connection
+/// before the answer is all sent is logged as a cancel, with the body bytes that had left.
+public final class LiveServer: Sendable {
+    /// The port the server listens on.
+    public let port: UInt16
+    private let listener: Int32
+    private let shape: LinkShape
+    private let link: SharedLink
+    private let slots: HostSlots
+    private let content: @Sendable (_ host: String, _ path: String, _ attempt: Int) -> LiveResponse
+    private let state = Mutex(State())
+
+    private struct State {
+        var nextSequence = 0
+        var attemptsByURL: [String: Int] = [:]
+        var log: [LiveRequestRecord] = []
+        var stopped = false
+    }
+
+    /// The bytes of the body sent per turn on the link.
+    static let chunkBytes = 4096
+
+    /// Starts a server that answers each request with `content(host, path, attempt)`.
+    public init(
+        shape: LinkShape,
+        content: @escaping @Sendable (_ host: String, _ path: String, _ attempt: Int) -> LiveResponse
+    ) throws {
+        (listener, port) = try Socket.listenOnLoopback()
+        self.shape = shape
+        link = SharedLink(bytesPerSecond: shape.bytesPerSecond)
+        slots = HostSlots(perHost: shape.connectionsPerHost)
+        self.content = content
+        Thread.detachNewThread { [self] in acceptConnections() }
+    }
+
+    /// Stops accepting connections; answers under way run to their end. A server runs until stopped.
+    public func stop() {
+        let wasStopped = state.withLock { state in
+            defer { state.stopped = true }
+            return state.stopped
+        }
+        if !wasStopped { Socket.shutDown(listener) }
+    }
+
+    /// Every request answered so far, in the order they arrived.
+    public var log: [LiveRequestRecord] {
+        state.withLock { $0.log }.sorted { $0.sequence < $1.sequence }
+    }
+
+    /// The log once it holds at least `count` requests, or as it is after `limit`.
+    public func log(count: Int, within limit: Duration) -> [LiveRequestRecord] {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while state.withLock({ $0.log.count }) < count && clock.now < deadline {
+            blockThread(for: .milliseconds(5))
+        }
+        return log
+    }
+
+    private func acceptConnections() {
+        while let connection = Socket.accept(on: listener) {
+            Thread.detachNewThread { [self] in
+                answer(connection)
+                Socket.close(connection)
+            }
+        }
+    }
+
+    /// Reads one request on `connection` and answers it.
+    private func answer(_ connection: Int32) {
+        Socket.setReceiveTimeout(connection, seconds: 10)
+        var head: [UInt8] = []
+        var end: Int?
+        while end == nil && head.count <= HTTPRequest.maximumHeadBytes {
+            let bytes = Socket.receive(connection, limit: 4096)
+            if bytes.isEmpty { break }
+            head += bytes
+            end = HTTPRequest.endOfHead(in: head)
+        }
+        guard let end, let request = HTTPRequest(head: Array(head[..<end])) else {
+            refuse(connection, status: 400)
+            return
+        }
+        guard request.method == "GET" else {
+            refuse(connection, status: 405)
+            return
+        }
+        let (sequence, attempt) = state.withLock { state in
+            defer {
+                state.nextSequence += 1
+                state.attemptsByURL[request.url, default: 0] += 1
+            }
+            return (state.nextSequence, state.attemptsByURL[request.url, default: 0])
+        }
+        slots.acquire(request.host)
+        defer { slots.release(request.host) }
+        var record = (status: 0, sent: 0, outcome: LiveRequestRecord.Outcome.completed)
+        defer {
+            let entry = LiveRequestRecord(
+                sequence: sequence, url: request.url, attempt: attempt, status: record.status,
+                rangeStart: request.range?.first, bodyBytesSent: record.sent, outcome: record.outcome)
+            state.withLock { $0.log.append(entry) }
+        }
+        if !waitOut(shape.latency(request.url, attempt), on: connection) {
+            record.outcome = .cancelled
+            return
+        }
+        let response = content(request.host, request.path, attempt)
+        var body = response.body[...]
+        var status = response.status
+        var headers = ["Content-Type: \(response.contentType)", "Accept-Ranges: bytes"]
+        if status == 200, let range = request.range {
+            if range.first < body.count {
+                let last = min(range.last ?? body.count - 1, body.count - 1)
+                headers.append("Content-Range: bytes \(range.first)-\(last)/\(body.count)")
+                body = body[range.first...last]
+                status = 206
+            } else {
+                headers = ["Content-Range: bytes */\(body.count)"]
+                body = []
+                status = 416
+            }
+        }
+        record.status = status
+        let statusLine = "HTTP/1.1 \(status) \(Self.reason(status))"
+        let lines = [statusLine] + headers + ["Content-Length: \(body.count)", "Connection: close", "", ""]
+        guard Socket.send(connection, Array(lines.joined(separator: "\r\n").utf8)[...]) else {
+            record.outcome = .cancelled
+            return
+        }
+        let cut = response.truncatedAfter.map { min($0, body.count) } ?? body.count
+        var offset = body.startIndex
+        while offset < body.startIndex + cut {
+            let chunk = body[offset..<min(offset + Self.chunkBytes, body.startIndex + cut)]
+            link.wait(until: link.reserve(chunk.count))
+            guard Socket.send(connection, chunk) else {
+                record.outcome = .cancelled
+                return
+            }
+            offset += chunk.count
+            record.sent += chunk.count
+        }
+        if cut < body.count { record.outcome = .truncated }
+    }
+
+    /// Waits `latency`, watching the connection: false when the client closed it meanwhile.
+    private func waitOut(_ latency: Duration, on connection: Int32) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + latency
+        while clock.now < deadline {
+            if Socket.peerHasClosed(connection) { return false }
+            blockThread(for: min(.milliseconds(5), deadline - clock.now))
+        }
+        return !Socket.peerHasClosed(connection)
+    }
+
+    /// Answers a request the server does not serve, and logs it.
+    private func refuse(_ connection: Int32, status: Int) {
+        let sequence = state.withLock { state in
+            defer { state.nextSequence += 1 }
+            return state.nextSequence
+        }
+        let answer =
+            "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        _ = Socket.send(connection, Array(answer.utf8)[...])
+        let entry = LiveRequestRecord(
+            sequence: sequence, url: "", attempt: 0, status: status, rangeStart: nil, bodyBytesSent: 0,
+            outcome: .refused)
+        state.withLock { $0.log.append(entry) }
+    }
+
+    /// The reason phrase of a status the server sends.
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 206: "Partial Content"
+        case 400: "Bad Request"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 416: "Range Not Satisfiable"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+}
+
+/// Each host's connection slots: at most `perHost` of a host's requests are answered at once, and the
+/// others wait in the order they asked.
+///
+/// `@unchecked Sendable`: every stored property is read and written only while `condition` is held.
+final class HostSlots: @unchecked Sendable {
+    private let perHost: Int
+    private let condition = NSCondition()
+    private var busy: [String: Int] = [:]
+    /// Tickets handed out and tickets served, by host: a request waits until its ticket is next.
+    private var issued: [String: Int] = [:]
+    private var admitted: [String: Int] = [:]
+
+    init(perHost: Int) {
+        self.perHost = perHost
+    }
+
+    /// Blocks until a slot of `host` is free and takes it.
+    func acquire(_ host: String) {
+        condition.lock()
+        defer { condition.unlock() }
+        let ticket = issued[host, default: 0]
+        issued[host] = ticket + 1
+        while admitted[host, default: 0] != ticket || busy[host, default: 0] >= perHost {
+            condition.wait()
+        }
+        admitted[host] = ticket + 1
+        busy[host, default: 0] += 1
+        condition.broadcast()
+    }
+
+    /// Gives back a slot of `host`.
+    func release(_ host: String) {
+        condition.lock()
+        busy[host, default: 0] -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+}
