@@ -210,13 +210,31 @@ import Testing
         #expect(server.log(count: 1, within: .seconds(5)).map(\.outcome) == [.refused])
     }
 
-    @Test func urlSessionDownloadsFromTheServerWithTheHostItNames() async throws {
-        let server = try Self.server(Self.quick)
-        defer { server.stop() }
-        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/session.png"))
-        let (data, response) = try await URLSession(configuration: .ephemeral).data(from: url)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        #expect(Array(data) == Self.body(host: "127.0.0.1", path: "/session.png", count: 10_000))
+    /// The process's `http_proxy` is one for all its threads: the tests that read it run one at a time.
+    @Suite(.serialized) struct ThroughURLSession {
+        @Test func urlSessionDownloadsFromTheServerWithTheHostItNames() async throws {
+            let server = try LiveServerTests.server(LiveServerTests.quick)
+            defer { server.stop() }
+            let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/session.png"))
+            let (data, response) = try await URLSession(configuration: .ephemeral).data(from: url)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(
+                Array(data) == LiveServerTests.body(host: "127.0.0.1", path: "/session.png", count: 10_000))
+        }
+
+        @Test func urlSessionThroughTheServerAsItsProxySendsTheCatalogsOwnURL() async throws {
+            let server = try LiveServerTests.server(LiveServerTests.quick)
+            defer { server.stop() }
+            setenv("http_proxy", "http://127.0.0.1:\(server.port)", 1)
+            defer { unsetenv("http_proxy") }
+            let url = try #require(URL(string: "http://img3.example/movies/p.png"))
+            let (data, response) = try await URLSession(configuration: .ephemeral).data(from: url)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(
+                Array(data)
+                    == LiveServerTests.body(host: "img3.example", path: "/movies/p.png", count: 10_000))
+            #expect(server.log.map(\.url) == ["http://img3.example/movies/p.png"])
+        }
     }
 }
 
