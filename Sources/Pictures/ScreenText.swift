@@ -69,25 +69,28 @@ package enum ScreenText {
         return lines
     }
 
-    /// The row's thumbnail as terminal lines: the poster, or grey for a placeholder, red for a failure.
-    static func halfBlocks(for row: ScreenRow) -> [String] {
+    /// The row's thumbnail as terminal lines, `width` columns by `height` pixels (two a line): the poster,
+    /// or grey for a placeholder, red for a failure.
+    static func halfBlocks(
+        for row: ScreenRow, width: Int = thumbnailWidth, height: Int = thumbnailHeight,
+        palette: TerminalPalette = .trueColor
+    ) -> [String] {
         let picture: Bitmap
         if let poster = row.bitmap, row.shows == "image" {
-            picture = Thumbnail.scaled(poster, width: thumbnailWidth, height: thumbnailHeight)
+            picture = Thumbnail.scaled(poster, width: width, height: height)
         } else {
             let fill =
                 row.shows == "failed"
                 ? ScreenRenderer.failureRed : ScreenRenderer.placeholderGrey
-            picture = Bitmap(width: thumbnailWidth, height: thumbnailHeight, filledWith: fill)
+            picture = Bitmap(width: width, height: height, filledWith: fill)
         }
         var lines: [String] = []
-        for line in 0..<(thumbnailHeight / 2) {
+        for line in 0..<(height / 2) {
             var text = ""
-            for column in 0..<thumbnailWidth {
+            for column in 0..<width {
                 let top = picture.pixel(x: column, y: line * 2)
                 let bottom = picture.pixel(x: column, y: line * 2 + 1)
-                text += "\u{1B}[38;2;\(top.red);\(top.green);\(top.blue)m"
-                text += "\u{1B}[48;2;\(bottom.red);\(bottom.green);\(bottom.blue)m▀"
+                text += palette.foreground(top) + palette.background(bottom) + "▀"
             }
             lines.append(text + "\u{1B}[0m")
         }
