@@ -20,6 +20,11 @@ package struct GestureTimeline {
         /// Offsets the finger passes through before `releaseOffset`, for a drag that changes direction.
         package var waypoints: [Double] = []
 
+        /// The path's `index`-th point: `fromOffset`, then the waypoints, then `releaseOffset`.
+        private func pathPoint(_ index: Int) -> Double {
+            index == 0 ? fromOffset : index <= waypoints.count ? waypoints[index - 1] : releaseOffset
+        }
+
         /// Whether the scroll view coasts after release.
         package var decelerates: Bool { end > release }
 
@@ -28,12 +33,11 @@ package struct GestureTimeline {
             if time <= start { return fromOffset }
             if time < release {
                 // Equal time on each leg of the path from, waypoints…, release.
-                let path = [fromOffset] + waypoints + [releaseOffset]
-                let legs = Double(path.count - 1)
-                let progress = Double(time - start) / Double(release - start) * legs
-                let leg = min(path.count - 2, Int(progress.rounded(.down)))
+                let points = waypoints.count + 2
+                let progress = Double(time - start) / Double(release - start) * Double(points - 1)
+                let leg = min(points - 2, Int(progress.rounded(.down)))
                 let within = progress - Double(leg)
-                return path[leg] + (path[leg + 1] - path[leg]) * within
+                return pathPoint(leg) + (pathPoint(leg + 1) - pathPoint(leg)) * within
             }
             if time >= end { return restOffset }
             let milliseconds = Double(time - release) / 1000
