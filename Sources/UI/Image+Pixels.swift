@@ -38,6 +38,43 @@ indirect enum ImagePixels: @unchecked Sendable {
     }
 }
 
+extension ImagePixels {
+    /// The PNG bytes the pixels are made from; nil for pixels a picture holds itself.
+    var png: PNGBytes? {
+        switch self {
+        case .held: return nil
+        case .decoded(let png), .fitted(let png, _, _): return png
+        case .sepia(let source, _): return source.png
+        }
+    }
+
+    /// The same recipe made from other bytes (decoded to the same size, filtered alike); nil for pixels a
+    /// picture holds itself.
+    func made(from other: PNGBytes) -> ImagePixels? {
+        switch self {
+        case .held: return nil
+        case .decoded: return .decoded(other)
+        case .fitted(_, let width, let height): return .fitted(other, width: width, height: height)
+        case .sepia(let source, let intensity):
+            return source.made(from: other).map { .sepia($0, intensity: intensity) }
+        }
+    }
+
+    /// The pixels, or nil when the bytes at the root of the recipe do not decode.
+    func bitmapIfDecodable(memo: PosterMemo) -> Bitmap? {
+        switch self {
+        case .held(let bitmap):
+            return bitmap
+        case .decoded(let png):
+            return memo.decode(png.data(memo: memo))
+        case .fitted(let png, let width, let height):
+            return memo.decode(png.data(memo: memo)).map { memo.fitted($0, toFit: width, height) }
+        case .sepia(let source, let intensity):
+            return source.bitmapIfDecodable(memo: memo).map { memo.sepia($0, intensity: intensity) }
+        }
+    }
+}
+
 /// PNG bytes, remembered cheaply: the simulated server's generated posters (nearly every download) by
 /// their URL alone. Equal when the bytes are equal, however each side remembers them.
 package enum PNGBytes: Hashable, Sendable {

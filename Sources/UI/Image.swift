@@ -104,6 +104,19 @@ public final class Image: @unchecked Sendable {
         return hash
     }
 
+    /// Whether this picture shows the pixels `served` gives when made the way this one was made (decoded
+    /// to the same size, filtered alike): a poster made from other bytes that give other pixels does not,
+    /// whatever URL is stamped in them, and no poster shows the pixels of `nil` (a URL that serves no
+    /// picture). Nil for a picture that holds its pixels itself: there is no recipe to make again.
+    package func shows(pixelsOf served: PNGBytes?) -> Bool? {
+        guard let own = pixels.png else { return nil }
+        guard let served else { return false }
+        // The same bytes give the same pixels: decoding, scaling and filtering are pure.
+        if own == served { return true }
+        guard let expected = pixels.made(from: served)?.bitmapIfDecodable(memo: .shared) else { return false }
+        return PosterMemo.shared.hash(of: expected) == contentHash
+    }
+
     /// The grey placeholder shown while a poster loads (costs no tracked memory: it is shared).
     public static let placeholder = Image(
         bitmap: Bitmap(width: 180, height: 270, filledWith: RGBA(red: 200, green: 200, blue: 204)),
