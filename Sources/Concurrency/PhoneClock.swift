@@ -5,6 +5,7 @@ import Runtime
 ///
 /// A sleep is a timer thread of the app that blocks for the duration and then resumes the task; a task
 /// cancelled before or during its sleep is resumed at once with `CancellationError`, as `Task.sleep` does.
+/// Unchecked Sendable: its timer queue is used only on the phone's simulated threads, one at a time.
 public final class PhoneClock: Clock, @unchecked Sendable {
     /// A moment of virtual time, in microseconds since the phone started.
     public struct Instant: InstantProtocol {

@@ -1,8 +1,7 @@
 /// One suspended task waiting for a simulated thread to answer: resumed exactly once, by whichever comes
 /// first, the answer or a cancellation.
 ///
-/// Every party runs under the scheduler's baton (one simulated thread at a time), so the flag needs no
-/// lock; that is what makes the `@unchecked Sendable` true.
+/// Unchecked Sendable: every party runs under the scheduler's baton, one simulated thread at a time.
 package final class Waiter<Value: Sendable>: @unchecked Sendable {
     private var continuation: CheckedContinuation<Value, any Error>?
     /// Whether the task was cancelled, also before it began to wait: `withTaskCancellationHandler` runs

@@ -9,6 +9,7 @@ import Imaging
 /// suite fast. Generated posters are also kept on disk between processes (see `PosterFileCache`). The
 /// memo holds at most `byteBudget` bytes: past it, the least recently used entries go first, so a long
 /// run's memory stays flat while the posters on screen stay memoised.
+/// Unchecked Sendable: its tables, count and clock are read and written only under `lock`.
 package final class PosterMemo: @unchecked Sendable {
     /// The one memo of this process.
     package static let shared = PosterMemo()

@@ -10,7 +10,7 @@ import Posters
 /// process little real memory, while the simulated phone still counts each picture's full size
 /// (`Image.cost`) and every decode and filter is charged when the app asks for it. The pixels made again
 /// are the same, byte for byte: decoding, scaling and filtering are pure.
-indirect enum ImagePixels: @unchecked Sendable {
+indirect enum ImagePixels: Sendable {
     /// Pixels the picture keeps itself: the shared placeholder and failure pictures, and test pictures.
     case held(Bitmap)
     /// The full-size decode of PNG bytes.
