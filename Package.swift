@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 /// The course's steps, in order: each is a folder `Sources/<name>` and an executable of that name. To add a

@@ -3,8 +3,9 @@ import Runtime
 /// The phone's virtual clock as a Swift `Clock`, to inject where code would use `ContinuousClock`
 /// (as swift-clocks injects a test clock): `sleep` suspends the task for virtual time, never real time.
 ///
-/// A sleep is a timer thread of the app that blocks for the duration and then resumes the task; a
-/// cancelled task is resumed at once with `CancellationError`, as `Task.sleep` does.
+/// A sleep is a timer thread of the app that blocks for the duration and then resumes the task; a task
+/// cancelled before or during its sleep is resumed at once with `CancellationError`, as `Task.sleep` does.
+/// Unchecked Sendable: its timer queue is used only on the phone's simulated threads, one at a time.
 public final class PhoneClock: Clock, @unchecked Sendable {
     /// A moment of virtual time, in microseconds since the phone started.
     public struct Instant: InstantProtocol {
@@ -42,6 +43,7 @@ public final class PhoneClock: Clock, @unchecked Sendable {
     public var minimumResolution: Duration { .microseconds(1) }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try Task.checkCancellation()
         let delay = deadline.microseconds - now.microseconds
         guard delay > 0 else { return try Task.checkCancellation() }
         let _: Bool = try await Waiter.wait { waiter in

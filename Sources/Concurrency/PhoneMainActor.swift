@@ -49,7 +49,7 @@ public actor PhoneMainActor {
 }
 
 /// Runs `PhoneMainActor` jobs on the main thread of the phone that enqueues them.
-final class PhoneMainExecutor: SerialExecutor, @unchecked Sendable {
+final class PhoneMainExecutor: SerialExecutor, Sendable {
     static let shared = PhoneMainExecutor()
 
     func enqueue(_ job: consuming ExecutorJob) {

@@ -8,6 +8,7 @@ import Runtime
 /// the default actors it calls and its child tasks here instead. Work that takes virtual time (decoding,
 /// disk) blocks the worker running it, as CPU work holds a real pool thread; waiting (network, sleeps)
 /// suspends the task and frees the worker.
+/// Unchecked Sendable: its queue is used only on the phone's simulated threads, one at a time.
 public final class SimulatedTaskExecutor: TaskExecutor, @unchecked Sendable {
     private let queue: OperationQueue
 

@@ -16,6 +16,7 @@ import Imaging
 /// and renamed into place, so concurrent processes only ever see whole files, and removing a file another
 /// process is about to read costs that process one regeneration. Remove the folder to clear it; set
 /// `WORKBOOK_POSTER_CACHE=off` to turn it off.
+/// Unchecked Sendable: its one mutable count is read and written only under `lock`.
 final class PosterFileCache: @unchecked Sendable {
     /// The default bound on the folder's size: 128 MB.
     static let defaultCapacity = 128 << 20

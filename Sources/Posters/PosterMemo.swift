@@ -9,12 +9,14 @@ import Imaging
 /// suite fast. Generated posters are also kept on disk between processes (see `PosterFileCache`). The
 /// memo holds at most `byteBudget` bytes: past it, the least recently used entries go first, so a long
 /// run's memory stays flat while the posters on screen stay memoised.
+/// Unchecked Sendable: its tables, count and clock are read and written only under `lock`.
 package final class PosterMemo: @unchecked Sendable {
     /// The one memo of this process.
     package static let shared = PosterMemo()
 
-    /// The most bytes the process's memo keeps. Measured on `course` in a debug build (Benchmarks/README.md): about
-    /// this much keeps the memo's speed-up, while a 30-minute run's peak memory stays flat.
+    /// The most bytes the process's memo keeps: enough for the posters on screen and their decodes, small
+    /// enough that a long run's peak memory stays flat (Benchmarks/README.md, "Where a long run's memory
+    /// goes").
     package static let defaultByteBudget = 64 << 20
 
     /// The most bytes this memo keeps.

@@ -5,11 +5,9 @@
 /// The C allocator's set-up for a run, and giving freed memory back.
 ///
 /// A long run decodes, filters and forgets thousands of posters. With glibc's defaults the process keeps
-/// much of what it freed, so peak resident memory crept up with virtual time although what the run holds
-/// did not. Measured on Step2Background, 10,000 rows, release (Benchmarks/README.md): 82 MiB after 1
-/// virtual minute and 94 after 30 with one arena alone; 80 and 88 with the mapping threshold and the
-/// trim as well, for about a tenth more CPU time (the system's share of it, mapping and faulting in
-/// fresh pages).
+/// much of what it freed, so its peak resident memory grows with virtual time although what the run holds
+/// does not. Fresh mappings cost some system CPU time (mapping and faulting in pages); Benchmarks/README.md
+/// ("Where a long run's memory goes") has the figures.
 package enum ProcessMemory {
     /// The size from which a block gets a mapping of its own, given back to the system when freed:
     /// 64 KiB, below a poster's PNG bytes (about 75 KB) and its pixels (194 KB).
@@ -19,9 +17,8 @@ package enum ProcessMemory {
     /// a mapping of its own.
     ///
     /// The simulated phone's threads are real threads. By default glibc gives threads arenas of their own
-    /// (up to eight per core), and memory freed in one arena is not reused by another: Step1Naive peaked
-    /// at 129 MiB with the default arenas and 97 MiB with one. The threads take turns under the
-    /// scheduler, so they do not contend for the one arena. By default glibc also raises its mapping
+    /// (up to eight per core), and memory freed in one arena is not reused by another, so each thread's
+    /// arena keeps its own high-water mark. The threads take turns under the scheduler, so they do not contend for the one arena. By default glibc also raises its mapping
     /// threshold each time a mapped block is freed, so that after the first poster every poster is carved
     /// out of the heap, which a long run fragments. Call before the run starts its threads; elsewhere
     /// than glibc it does nothing.

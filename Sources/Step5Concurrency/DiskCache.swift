@@ -4,15 +4,20 @@ import Shared
 /// The disk cache: downloaded poster bytes in the caches folder, which survives a relaunch, kept within
 /// a size limit by removing the least recently used files first (as Nuke's `DataCache` sweeps).
 ///
-/// Files are named and checked as in step 4 (a header line with the URL, byte count and CRC-32). An actor:
-/// reads, writes and trimming happen one at a time, off the main thread. Files from earlier launches are
-/// found by listing the folder once, oldest name first; from then on every read or write marks use.
+/// Files are named and checked as in step 4: a header line with the byte count, the disk's seal of the
+/// bytes (keyed, over where the posters came from) and the URL, so a file left by a run on other posters,
+/// damaged, forged, or holding another URL's header (said once) is a miss, never a wrong picture; a
+/// folder where a file belongs is skipped. An actor: reads, writes and trimming happen one at a time,
+/// off the main thread. Files from earlier launches are found by listing the folder once, oldest name
+/// first; from then on every read or write marks use.
 actor DiskCache {
     let directory: URL
     /// The most bytes of files the cache keeps.
     let sizeLimit: Int
     /// Whether a write failed: from then on the cache neither reads nor writes.
     private(set) var isOff = false
+    /// Whether a file with another URL's header was reported this launch.
+    private var reportedMismatch = false
     /// Each file's size and when it was last used (a counter), by file name.
     private var index: [String: (size: Int, lastUse: Int)]?
     private var clock = 0
@@ -22,7 +27,7 @@ actor DiskCache {
         self.sizeLimit = sizeLimit
     }
 
-    /// The cached bytes for a URL, or nil when missing or damaged.
+    /// The cached bytes for a URL, or nil when missing, damaged or not this URL's.
     ///
     /// Nonisolated: the file is read on the calling task's thread, so several reads go on at once (as
     /// step 4's download operations each read their own); only marking the file used comes to the actor.
@@ -35,6 +40,11 @@ actor DiskCache {
         guard let newline = bytes.firstIndex(of: 10) else { return nil }
         let header = String(decoding: bytes[..<newline], as: UTF8.self)
         let body = Array(bytes[(newline + 1)...])
+        let storedURL = header.split(separator: " ", maxSplits: 3).dropFirst(3).first.map(String.init)
+        if let storedURL, storedURL != url.absoluteString {
+            await reportMismatch(file: file.lastPathComponent, requested: url, found: storedURL)
+            return nil
+        }
         guard header == Self.header(for: url, body: body),
             await markRead(file.lastPathComponent, size: bytes.count)
         else { return nil }
@@ -46,6 +56,13 @@ actor DiskCache {
         Disk.shared.fileExists(at: fileURL(for: url))
     }
 
+    /// Says once per launch that a file held another URL's header.
+    private func reportMismatch(file: String, requested url: URL, found: String) {
+        guard !reportedMismatch else { return }
+        reportedMismatch = true
+        Instruments.diskCacheMismatch(file: file, requested: url.absoluteString, found: found)
+    }
+
     /// Marks a file read as used; false when the cache is off (its files are not to be trusted).
     private func markRead(_ name: String, size: Int) -> Bool {
         guard !isOff else { return false }
@@ -55,7 +72,7 @@ actor DiskCache {
 
     /// Keeps a URL's downloaded bytes, atomically, then trims the folder to the size limit.
     func store(_ data: Data, for url: URL) {
-        guard !isOff else { return }
+        guard !isOff, !Disk.shared.isFolder(at: fileURL(for: url)) else { return }
         _ = loadedIndex()  // makes the folder on first use
         let body = [UInt8](data)
         let file = Array((Self.header(for: url, body: body) + "\n").utf8) + body
@@ -118,6 +135,6 @@ actor DiskCache {
     }
 
     private static func header(for url: URL, body: [UInt8]) -> String {
-        "poster-cache-v1 \(body.count) \(CRC32.checksum(body)) \(url.absoluteString)"
+        "poster-cache-v2 \(body.count) \(Disk.shared.seal(body, name: url.absoluteString)) \(url.absoluteString)"
     }
 }

@@ -1,8 +1,13 @@
 import Shared
+import Synchronization
 
 /// Loads posters: one `async throws` function does what step 4's `ImageDownloader` and
 /// `ImageFiltration` operations did, and this actor keeps the loads in progress, one per URL, shared by
 /// every row that wants it and cancelled when the last of them gives up before its download started.
+///
+/// Code that does not run on the actor (the main actor's scroll callbacks, cancellation handlers, the
+/// session's thread) tells it things through `send`, whose messages the actor takes in the order they
+/// were sent, on any scheduler: a suspend and the resume after it never swap.
 actor ImageLoader {
     /// How many times a transiently failed download is tried again.
     static let maximumRetries = 2
@@ -27,6 +32,20 @@ actor ImageLoader {
     private enum Line {
         case download, processing
     }
+
+    /// What code off the actor tells it.
+    private enum Message {
+        case suspendDownloads(Bool)
+        case letVisibleRowsStart(Bool)
+        case leave(URL, number: Int)
+        case leaveLine(Int, Line)
+        case keep(ResumeData)
+    }
+
+    /// The messages sent and not yet taken, each numbered when sent, under the lock (as Nuke's
+    /// `TaskQueue` sets its state under a lock): the order is fixed by the sender, not by which task
+    /// reaches the actor first.
+    private nonisolated let mailbox = Mutex((lastNumber: 0, waiting: [(number: Int, message: Message)]()))
 
     /// Every load in progress, by URL.
     private var loadsInProgress: [URL: Load] = [:]
@@ -98,7 +117,36 @@ actor ImageLoader {
                 join(url, number: number, priority: priority, preview: preview, continuation)
             }
         } onCancel: {
-            Task(executorPreference: executor) { await self.leave(url, number: number) }
+            send(.leave(url, number: number))
+        }
+    }
+
+    /// Tells the actor something from off the actor: the message is numbered now, and a task brings
+    /// every message up to it to the actor, so whichever task gets there first, they are taken in order.
+    private nonisolated func send(_ message: Message) {
+        let number = mailbox.withLock { box in
+            box.lastNumber += 1
+            box.waiting.append((box.lastNumber, message))
+            return box.lastNumber
+        }
+        Task(executorPreference: executor) { await self.take(upTo: number) }
+    }
+
+    /// Takes, in the order they were sent, the messages up to `number` no task has brought yet.
+    private func take(upTo number: Int) {
+        let due = mailbox.withLock { box in
+            let count = box.waiting.prefix { $0.number <= number }.count
+            defer { box.waiting.removeFirst(count) }
+            return box.waiting.prefix(count).map(\.message)
+        }
+        for message in due {
+            switch message {
+            case .suspendDownloads(let suspended): setSuspended(suspended)
+            case .letVisibleRowsStart(let mayStart): setVisibleRowsMayStart(mayStart)
+            case .leave(let url, let number): leave(url, number: number)
+            case .leaveLine(let ticket, let line): leaveLine(ticket, line)
+            case .keep(let partial): keep(partial)
+            }
         }
     }
 
@@ -151,7 +199,9 @@ actor ImageLoader {
         load.startedAtAStop = load.startedAtAStop || !downloadSlots.isSuspended
     }
 
-    /// Hands the decoded poster to the rows still waiting that want it before its filter.
+    /// Hands the decoded poster to the rows still waiting that want it before its filter. In no order
+    /// with the filtered poster, and need none: a row shows a preview only while it still shows the
+    /// placeholder (`PosterDisplay.preview`).
     private func showPreviews(of image: Image, for url: URL, load number: Int) {
         guard let load = loadsInProgress[url], load.number == number else { return }
         for key in load.previews.keys.sorted() {
@@ -191,13 +241,13 @@ actor ImageLoader {
 
     /// Holds every download not yet started while the user scrolls, as step 4 suspends its queues.
     nonisolated func suspendDownloads(_ suspended: Bool) {
-        Task(executorPreference: executor) { await self.setSuspended(suspended) }
+        send(.suspendDownloads(suspended))
     }
 
     /// Lets visible rows' downloads start while the table moves (the finger drags at reading pace), or
     /// holds them again until it stops.
     nonisolated func letVisibleRowsStart(_ mayStart: Bool) {
-        Task(executorPreference: executor) { await self.setVisibleRowsMayStart(mayStart) }
+        send(.letVisibleRowsStart(mayStart))
     }
 
     private func setVisibleRowsMayStart(_ mayStart: Bool) {
@@ -216,7 +266,8 @@ actor ImageLoader {
         setTokenTimer()
     }
 
-    /// While visible rows wait for the rate limiter, wakes the line when its next token is due.
+    /// While visible rows wait for the rate limiter, wakes the line when its next token is due (one
+    /// timer at a time, so no two wake-ups race).
     private func setTokenTimer() {
         guard !isTokenTimerSet, let wait = downloadSlots.waitForToken() else { return }
         isTokenTimerSet = true
@@ -240,7 +291,7 @@ actor ImageLoader {
                 _ = withSlots(line) { $0.arrive(ticket, continuation) }
             }
         } onCancel: {
-            Task(executorPreference: executor) { await self.leaveLine(ticket, line) }
+            send(.leaveLine(ticket, line))
         }
     }
 
@@ -321,7 +372,8 @@ actor ImageLoader {
         }
         let decoded = decode(data)
         if let decoded, let preview, !Task.isCancelled {
-            // Not awaited: the filter goes on while the decoded poster travels to the screen.
+            // Not awaited: the filter goes on while the decoded poster travels to the screen (a preview
+            // that arrives after the filtered poster is not shown).
             Task(executorPreference: executor) { await preview(decoded) }
         }
         let filtered = decoded.map { Task.isCancelled ? $0 : $0.applyingSepia(intensity: 0.8) }
@@ -366,12 +418,10 @@ actor ImageLoader {
     }
 
     /// Where a cancelled transfer leaves what it received (nil without resumable downloads): the session
-    /// calls it on its own thread, so the bytes come to the actor in a task.
+    /// calls it on its own thread, so the bytes come to the actor as a message.
     private nonisolated var keepResumeData: (@Sendable (ResumeData) -> Void)? {
         guard techniques.contains(.resumableDownloads) else { return nil }
-        return { [executor] partial in
-            Task(executorPreference: executor) { await self.keep(partial) }
-        }
+        return { partial in self.send(.keep(partial)) }
     }
 
     private func keep(_ partial: ResumeData) {

@@ -11,7 +11,7 @@ import Shared
 @PhoneMainActor
 final class ListViewController: TableViewController {
     /// The cell's image view, 56 × 76 points, in pixels at the phone's 2× scale.
-    static let posterPixels = (width: 112, height: 152)
+    nonisolated static let posterPixels = (width: 112, height: 152)
 
     var movies = RowRecords<MovieRecord>()
     let imageLoader: ImageLoader

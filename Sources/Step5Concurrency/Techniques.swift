@@ -14,13 +14,13 @@ struct Techniques: OptionSet, Sendable {
     /// Downloaded bytes kept on disk, across launches, within a size limit.
     static let diskCache = Techniques(rawValue: 1 << 3)
     /// The next row is loaded at low priority while the table is still, once the user reads on (step
-    /// 4's guess). Measured and left out: with `slowDragLoading` it fills rows little sooner (reading:
-    /// about 2 grey row-seconds) and wastes about 4 % of the bytes on rows the user never reaches.
+    /// 4's guess). Left out: with `slowDragLoading` it fills rows little sooner and spends bytes on rows
+    /// the user never reaches (the walkthrough's ablation table has the figures).
     static let prefetch = Techniques(rawValue: 1 << 4)
 
     /// With `prefetch`: a touch-down keeps the prefetches; each is cancelled when its row leaves the
     /// window around the screen as the table scrolls. Without it, every prefetch is cancelled when a drag
-    /// begins. Measured and left out: on the built-in scenarios it fills no row sooner and saves no byte.
+    /// begins. Left out: on the built-in scenarios it fills no row sooner and saves no byte.
     static let prefetchWindow = Techniques(rawValue: 1 << 5)
     /// A cancelled download keeps the bytes it received; the next request for the URL asks only for the
     /// rest (a range request), when the server serves ranges.

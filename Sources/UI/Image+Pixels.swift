@@ -10,7 +10,7 @@ import Posters
 /// process little real memory, while the simulated phone still counts each picture's full size
 /// (`Image.cost`) and every decode and filter is charged when the app asks for it. The pixels made again
 /// are the same, byte for byte: decoding, scaling and filtering are pure.
-indirect enum ImagePixels: @unchecked Sendable {
+indirect enum ImagePixels: Sendable {
     /// Pixels the picture keeps itself: the shared placeholder and failure pictures, and test pictures.
     case held(Bitmap)
     /// The full-size decode of PNG bytes.
@@ -34,6 +34,43 @@ indirect enum ImagePixels: @unchecked Sendable {
             return memo.fitted(png.decoded(memo: memo), toFit: width, height)
         case .sepia(let source, let intensity):
             return memo.sepia(source.bitmap(memo: memo), intensity: intensity)
+        }
+    }
+}
+
+extension ImagePixels {
+    /// The PNG bytes the pixels are made from; nil for pixels a picture holds itself.
+    var png: PNGBytes? {
+        switch self {
+        case .held: return nil
+        case .decoded(let png), .fitted(let png, _, _): return png
+        case .sepia(let source, _): return source.png
+        }
+    }
+
+    /// The same recipe made from other bytes (decoded to the same size, filtered alike); nil for pixels a
+    /// picture holds itself.
+    func made(from other: PNGBytes) -> ImagePixels? {
+        switch self {
+        case .held: return nil
+        case .decoded: return .decoded(other)
+        case .fitted(_, let width, let height): return .fitted(other, width: width, height: height)
+        case .sepia(let source, let intensity):
+            return source.made(from: other).map { .sepia($0, intensity: intensity) }
+        }
+    }
+
+    /// The pixels, or nil when the bytes at the root of the recipe do not decode.
+    func bitmapIfDecodable(memo: PosterMemo) -> Bitmap? {
+        switch self {
+        case .held(let bitmap):
+            return bitmap
+        case .decoded(let png):
+            return memo.decode(png.data(memo: memo))
+        case .fitted(let png, let width, let height):
+            return memo.decode(png.data(memo: memo)).map { memo.fitted($0, toFit: width, height) }
+        case .sepia(let source, let intensity):
+            return source.bitmapIfDecodable(memo: memo).map { memo.sepia($0, intensity: intensity) }
         }
     }
 }

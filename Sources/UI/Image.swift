@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import Posters
 import Runtime
+import Synchronization
 
 /// A decoded picture the app can show: the simulated phone's look-alike of `UIImage`.
 ///
@@ -10,6 +11,7 @@ import Runtime
 /// simulated thread for their virtual cost; the real pixel work is memoised across runs on identical
 /// input, but its cost is charged and counted every time. A poster keeps how its pixels were made rather
 /// than the pixels (`ImagePixels`), so an app that keeps every row's picture stays small in real memory.
+/// Unchecked Sendable: its memory tracker is told only on the phone's simulated threads, one at a time.
 public final class Image: @unchecked Sendable {
     /// What kind of picture this is.
     public enum Kind: Sendable {
@@ -36,7 +38,9 @@ public final class Image: @unchecked Sendable {
     /// Whether the sepia filter has been applied.
     package let isFiltered: Bool
     private let tracker: MemoryTracker?
-    private var cachedHash: String?
+    /// The pixel hash once computed, under a lock: the shared placeholder and failure pictures are read
+    /// by phones that run in parallel.
+    private let cachedHash = Mutex<String?>(nil)
 
     init(
         pixels: ImagePixels, byteCount: Int, kind: Kind, sourceURL: String?, downloadID: Int?,
@@ -98,10 +102,24 @@ public final class Image: @unchecked Sendable {
 
     /// The workbook's pixel hash of this picture (`Bitmap.contentHash`), computed once.
     package var contentHash: String {
-        if let cachedHash { return cachedHash }
+        if let hash = cachedHash.withLock({ $0 }) { return hash }
+        // Not under the lock: two threads that both miss compute the same hash.
         let hash = PosterMemo.shared.hash(of: bitmap)
-        cachedHash = hash
+        cachedHash.withLock { $0 = hash }
         return hash
+    }
+
+    /// Whether this picture shows the pixels `served` gives when made the way this one was made (decoded
+    /// to the same size, filtered alike): a poster made from other bytes that give other pixels does not,
+    /// whatever URL is stamped in them, and no poster shows the pixels of `nil` (a URL that serves no
+    /// picture). Nil for a picture that holds its pixels itself: there is no recipe to make again.
+    package func shows(pixelsOf served: PNGBytes?) -> Bool? {
+        guard let own = pixels.png else { return nil }
+        guard let served else { return false }
+        // The same bytes give the same pixels: decoding, scaling and filtering are pure.
+        if own == served { return true }
+        guard let expected = pixels.made(from: served)?.bitmapIfDecodable(memo: .shared) else { return false }
+        return PosterMemo.shared.hash(of: expected) == contentHash
     }
 
     /// The grey placeholder shown while a poster loads (costs no tracked memory: it is shared).

@@ -47,15 +47,16 @@ public final class Phone {
     let screen: ScreenAudit
 
     private init(
-        scenario: Scenario, seed: UInt64, movies: [Movie], costs: CostModel, keepsTrace: Bool,
-        keepsStopSnapshots: Bool, makeApp: @escaping () -> TableViewController
+        scenario: Scenario, seed: UInt64, movies: [Movie], costs: CostModel, server: PosterServer,
+        keepsTrace: Bool, keepsStopSnapshots: Bool, makeApp: @escaping () -> TableViewController
     ) {
         self.scenario = scenario
         self.seed = seed
         self.movies = movies
         self.costs = costs
         recorder = Recorder(scheduler: scheduler, keepsTrace: keepsTrace)
-        screen = ScreenAudit(recorder: recorder, movies: movies, keepsStopSnapshots: keepsStopSnapshots)
+        screen = ScreenAudit(
+            recorder: recorder, movies: movies, server: server, keepsStopSnapshots: keepsStopSnapshots)
         timeline = GestureTimeline(
             actions: scenario.actions, rows: movies.count, rowHeight: Double(scenario.screen.rowHeight),
             viewport: Double(scenario.screen.height))
@@ -81,10 +82,10 @@ public final class Phone {
         options: PhoneOptions = PhoneOptions(),
         makeApp: @escaping () -> TableViewController
     ) throws -> RunResult {
-        let phone = Phone(
-            scenario: scenario, seed: seed, movies: movies, costs: options.costs,
-            keepsTrace: options.keepsTrace, keepsStopSnapshots: options.keepsStopSnapshots, makeApp: makeApp)
         let server = try PosterServer(postersDirectory: options.postersDirectory)
+        let phone = Phone(
+            scenario: scenario, seed: seed, movies: movies, costs: options.costs, server: server,
+            keepsTrace: options.keepsTrace, keepsStopSnapshots: options.keepsStopSnapshots, makeApp: makeApp)
         let temporaryRoot: URL?
         let root: URL
         if let diskRoot = options.diskRoot {

@@ -2,6 +2,7 @@ import Files
 import Foundation
 import Imaging
 import Posters
+import UI
 
 /// The simulated HTTP server's content: what each poster URL answers.
 ///
@@ -40,6 +41,12 @@ final class PosterServer {
     /// The bytes of each generated poster answered so far, stamped as the phone receives them, by URL
     /// (`sentByteCount(for:)`): a few dozen bytes a poster.
     private var sentPosterBytes: [String: Int] = [:]
+
+    /// A server of the generated posters.
+    convenience init() {
+        // Without a folder there is nothing to read, so nothing to throw.
+        try! self.init(postersDirectory: nil)
+    }
 
     /// A server of generated posters, or of the PNG files in `postersDirectory`.
     init(postersDirectory: URL?) throws {
@@ -116,7 +123,23 @@ final class PosterServer {
             sentPosterBytes[key] = PosterStamp.stamp(body, url: key).count
             return Response(status: 200, body: body)
         }
-        return Response(status: 200, body: folderFiles[Int(FNV1a64.hash(key) % UInt64(folderFiles.count))])
+        return Response(status: 200, body: folderFile(for: key))
+    }
+
+    /// The PNG the phone receives for `url` when nothing goes wrong, stamped with the URL (`PosterStamp`),
+    /// remembered as pictures remember their bytes; nil when the answer is not a 200 (a removed poster).
+    func servedPNG(for url: URL) -> PNGBytes? {
+        if url.path.contains("/removed/") { return nil }
+        let key = url.absoluteString
+        if folderFiles.isEmpty {
+            return .servedPoster(url: key, byteCount: sentByteCount(for: url))
+        }
+        return .kept(Data(PosterStamp.stamp(folderFile(for: key), url: key)), source: key)
+    }
+
+    /// The folder's file a URL answers with, chosen by a hash of the URL.
+    private func folderFile(for key: String) -> [UInt8] {
+        folderFiles[Int(FNV1a64.hash(key) % UInt64(folderFiles.count))]
     }
 
     /// How many bytes the phone receives for `url` when nothing goes wrong: a 200 answer's body with the

@@ -3,8 +3,9 @@ import Foundation
 import Report
 import UI
 
-/// What the user sees, checked at every commit: the picture each visible cell shows (traced), pictures
-/// shown in the wrong row, the time rows spend on a placeholder, and the stops (from the table coming to
+/// What the user sees, checked at every commit: the picture each visible cell shows (traced), wrong
+/// pictures (judged by their pixels: a poster is right when it shows what its row's URL serves from the
+/// run's poster source, made the way it was made, whatever URL is stamped in its bytes), the time rows spend on a placeholder, and the stops (from the table coming to
 /// rest until a presented frame shows every visible row's final content, or the user leaves).
 ///
 /// The phone tells it when a launch begins, when the table comes to rest and when main-thread work is
@@ -12,6 +13,8 @@ import UI
 final class ScreenAudit {
     private let recorder: Recorder
     private let movies: [Movie]
+    /// What each row's URL serves: the pixels a row's poster must show.
+    private let server: PosterServer
     private let keepsStopSnapshots: Bool
     /// When the table came to rest on the scenario's timeline (or the app launched), while no presented
     /// frame has yet shown every visible row's final content.
@@ -23,9 +26,10 @@ final class ScreenAudit {
     /// The screen at each stop, kept when asked for (`--screens`, `--export`).
     private(set) var stopSnapshots: [ScreenSnapshot] = []
 
-    init(recorder: Recorder, movies: [Movie], keepsStopSnapshots: Bool) {
+    init(recorder: Recorder, movies: [Movie], server: PosterServer, keepsStopSnapshots: Bool) {
         self.recorder = recorder
         self.movies = movies
+        self.server = server
         self.keepsStopSnapshots = keepsStopSnapshots
     }
 
@@ -119,8 +123,8 @@ final class ScreenAudit {
                 imageHash: kind == .placeholder ? nil : image?.contentHash, url: movies[row].urlString,
                 spinning: cell.accessoryView?.isAnimating ?? false,
                 bitmap: kind == .poster ? image?.bitmap : nil)
-            if kind == .poster, let source = image?.sourceURL, source != movies[row].urlString {
-                shown.wrongPosterOf = movies.first { $0.urlString == source }?.name ?? source
+            if kind == .poster, let image, !showsOwnPoster(image, row: row) {
+                shown.wrongPosterOf = Self.owner(of: image, in: movies, row: row)
             }
             return shown
         }
@@ -135,10 +139,29 @@ final class ScreenAudit {
                     imageHash: kind == .placeholder ? nil : image?.contentHash))
         }
         guard kind == .poster, let image else { return }
-        if image.sourceURL != movies[row].urlString {
+        if !showsOwnPoster(image, row: row) {
             recorder.wrongImage(row: row, url: image.sourceURL)
         }
         recorder.posterShown(download: image.downloadID, url: image.sourceURL)
+    }
+
+    /// Whether a poster shows the pixels its row's URL serves, at the size and in the filter it was made
+    /// with; for a picture that holds its pixels itself (nothing to make again), whether its stamp names the
+    /// row's URL.
+    private func showsOwnPoster(_ image: Image, row: Int) -> Bool {
+        let movie = movies[row]
+        return image.shows(pixelsOf: movie.url.flatMap { server.servedPNG(for: $0) })
+            ?? (image.sourceURL == movie.urlString)
+    }
+
+    /// Whose poster a wrong picture is, for the screens: the row its stamp names, or, when the stamp
+    /// names the row itself, the row's title marked as other pixels (a cache file from another source,
+    /// forged bytes).
+    private static func owner(of image: Image, in movies: [Movie], row: Int) -> String {
+        guard let source = image.sourceURL, source != movies[row].urlString else {
+            return "\(movies[row].name) (other pixels)"
+        }
+        return movies.first { $0.urlString == source }?.name ?? source
     }
 
     /// How the trace and the screens name what a cell shows.

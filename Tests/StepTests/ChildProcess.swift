@@ -3,7 +3,8 @@ import Shared
 import TestSupport
 
 /// A step executable run as a child process, with its peak memory and wall time measured by the kernel
-/// (its `/proc` high-water mark, polled until it exits), for the tests that bound what bad input may cost.
+/// (its high-water mark, polled until it exits: `/proc` on Linux, `proc_pid_rusage` on Darwin), for the
+/// tests that bound what bad input may cost.
 struct ChildProcess {
     /// How the child ended and what it cost.
     struct Outcome {
@@ -28,7 +29,12 @@ struct ChildProcess {
         defer { try? FileManager.default.removeItem(at: folder) }
         let outPath = folder.appendingPathComponent("out").path
         let errPath = folder.appendingPathComponent("err").path
-        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        // A struct on Linux, an optional pointer the call fills in on Darwin.
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t? = nil
+        #else
+            var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -53,7 +59,7 @@ struct ChildProcess {
         var usage = rusage()
         var peakBytes = 0
         while true {
-            // Read before reaping: the child's own high-water mark lives in its /proc entry.
+            // Read before reaping: the child's own high-water mark goes with its process entry.
             peakBytes = max(peakBytes, Self.highWaterBytes(of: pid))
             if wait4(pid, &status, WNOHANG, &usage) != 0 { break }
             if ContinuousClock.now - start > .seconds(deadline) { kill(pid, SIGKILL) }
@@ -73,19 +79,33 @@ struct ChildProcess {
 }
 
 extension ChildProcess {
-    /// The child's peak resident memory so far (`VmHWM`), 0 once it has gone. `wait4`'s `ru_maxrss` cannot
-    /// serve: Linux carries the spawning process's own peak into the child's at `exec`, so a large test
-    /// process would be charged to every child it starts.
-    static func highWaterBytes(of pid: pid_t) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+    #if canImport(Darwin)
+        /// The child's peak memory footprint so far (`proc_pid_rusage`'s lifetime maximum), 0 once it has
+        /// gone.
+        static func highWaterBytes(of pid: pid_t) -> Int {
+            var usage = rusage_info_v4()
+            let read = withUnsafeMutablePointer(to: &usage) { pointer in
+                pointer.withMemoryRebound(to: rusage_info_t?.self, capacity: 1) {
+                    proc_pid_rusage(pid, RUSAGE_INFO_V4, $0)
+                }
+            }
+            return read == 0 ? Int(usage.ri_lifetime_max_phys_footprint) : 0
+        }
+    #else
+        /// The child's peak resident memory so far (`VmHWM`), 0 once it has gone. `wait4`'s `ru_maxrss`
+        /// cannot serve: Linux carries the spawning process's own peak into the child's at `exec`, so a
+        /// large test process would be charged to every child it starts.
+        static func highWaterBytes(of pid: pid_t) -> Int {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+                return 0
+            }
+            for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+                let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+                return kilobytes * 1024
+            }
             return 0
         }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-            return kilobytes * 1024
-        }
-        return 0
-    }
+    #endif
 }
 
 /// PNG files whose pixel data is all zeros, compressed as fixed-Huffman back-references: a few kilobytes

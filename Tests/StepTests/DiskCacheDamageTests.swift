@@ -7,32 +7,38 @@ import Testing
 @testable import Report
 @testable import World
 
-/// Step 4's disk cache against damaged files, a full disk and a folder deleted under it.
+/// The disk cache of every step that has one (steps 4 and 5) against damaged files, a full disk and a
+/// folder deleted under it.
 @Suite("Disk cache under damage")
 struct DiskCacheDamageTests {
     /// Launch, look, and a fling that brings new rows: enough to write and then read a dozen posters.
     static let browse = "rows 40\nwait 3s\nfling to row 20\nwait 3s\n"
 
-    /// Runs step 4 on a scenario file with a kept cache folder.
-    func run(_ scenario: String, cache: URL?) throws -> RunResult {
+    /// Runs a step on a scenario file with a kept cache folder.
+    func run(_ step: Step, _ scenario: String, cache: URL?) throws -> RunResult {
         var options = RunOptions()
         options.scenario = scenario
         options.cacheDirectory = cache?.path
-        return try Workbook.run(
-            step: Step.cacheAndPrefetch.rawValue, options: options, keepTrace: true,
-            makeApp: Step.cacheAndPrefetch.makeApp)
+        return try Workbook.run(step: step.rawValue, options: options, keepTrace: true, makeApp: step.makeApp)
     }
 
-    @Test("Truncated, zeroed and swapped cache files cost one download each and never a wrong picture")
-    func damagedFiles() throws {
+    @Test("Steps 4 and 5 are the steps with a disk cache, so these tests run for both")
+    func stepsWithADiskCache() {
+        #expect(Step.withDiskCache == [.cacheAndPrefetch, .concurrency])
+    }
+
+    @Test(
+        "Truncated, zeroed and swapped cache files cost one download each and never a wrong picture",
+        arguments: Step.withDiskCache)
+    func damagedFiles(step: Step) throws {
         let folder = try StepFixtures.folder("damage")
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = try StepFixtures.scenario(Self.browse, named: "browse", in: folder)
         let cache = folder.appendingPathComponent("cache", isDirectory: true)
-        let first = try run(scenario, cache: cache)
+        let first = try run(step, scenario, cache: cache)
         #expect(first.metric("disk_writes") > 4)
         // Undamaged, the second launch reads every poster from disk: only failed rows ask the network again.
-        let intact = try run(scenario, cache: cache)
+        let intact = try run(step, scenario, cache: cache)
         #expect(intact.metric("disk_cache_hits") > 4)
         let files = StepFixtures.cachedPosters(in: cache)
         #expect(files.count > 4)
@@ -42,23 +48,26 @@ struct DiskCacheDamageTests {
         let zeroed = try Data(contentsOf: files[1])
         try Data(count: zeroed.count).write(to: files[1])
         try Data(contentsOf: files[2]).write(to: files[3])
-        let damaged = try run(scenario, cache: cache)
+        let damaged = try run(step, scenario, cache: cache)
         #expect(damaged.metric("wrong_image_events") == 0)
         #expect(damaged.metric("requests_started") == intact.metric("requests_started") + 3)
         #expect(damaged.metric("disk_cache_hits") == intact.metric("disk_cache_hits") - 3)
         #expect(damaged.finalHashes == intact.finalHashes)
         // The downloads rewrote the damaged files: a fourth launch is as good as the second.
-        let repaired = try run(scenario, cache: cache)
+        let repaired = try run(step, scenario, cache: cache)
         #expect(repaired.metric("requests_started") == intact.metric("requests_started"))
     }
 
-    @Test("A full disk turns the disk cache off once and the run ends on the same pictures")
-    func diskFull() throws {
+    @Test(
+        "A full disk turns the disk cache off once and the run ends on the same pictures",
+        arguments: Step.withDiskCache)
+    func diskFull(step: Step) throws {
         let folder = try StepFixtures.folder("full")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let normal = try run(try StepFixtures.scenario(Self.browse, named: "normal", in: folder), cache: nil)
+        let normal = try run(
+            step, try StepFixtures.scenario(Self.browse, named: "normal", in: folder), cache: nil)
         let full = try run(
-            try StepFixtures.scenario("disk full-after=3\n" + Self.browse, named: "full", in: folder),
+            step, try StepFixtures.scenario("disk full-after=3\n" + Self.browse, named: "full", in: folder),
             cache: nil)
         #expect(normal.metric("disk_writes") > 3)
         #expect(full.metric("disk_writes") == 3)
@@ -68,15 +77,16 @@ struct DiskCacheDamageTests {
         #expect(full.finalHashes == normal.finalHashes)
     }
 
-    @Test("The cache folder deleted mid-run turns the disk cache off once; the run goes on")
-    func folderDeleted() throws {
+    @Test(
+        "The cache folder deleted mid-run turns the disk cache off once; the run goes on",
+        arguments: Step.withDiskCache)
+    func folderDeleted(step: Step) throws {
         let folder = try StepFixtures.folder("deleted")
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = try StepFixtures.scenario(Self.browse, named: "browse", in: folder)
-        let normal = try run(scenario, cache: nil)
+        let normal = try run(step, scenario, cache: nil)
         var options = RunOptions()
         options.scenario = scenario
-        let step = Step.cacheAndPrefetch
         let run = try Workbook.run(step: step.rawValue, options: options, keepTrace: true) { options in
             // At 2 s, while the first screen is long done and before the fling, the folder goes away.
             if let phone = Phone.current {
@@ -90,4 +100,9 @@ struct DiskCacheDamageTests {
         #expect(run.finalHashes == normal.finalHashes)
         #expect(run.metric("disk_writes") < normal.metric("disk_writes"))
     }
+}
+
+extension Step {
+    /// The steps with a disk cache: those whose `--without` can turn one off.
+    static let withDiskCache = allCases.filter { $0.info.techniques.contains(.diskCache) }
 }

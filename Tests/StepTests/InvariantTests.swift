@@ -6,11 +6,25 @@ import Testing
 /// What every step must get right, whatever its strategy.
 @Suite("Invariants of every step")
 struct InvariantTests {
-    @Test("No step ever shows a row another row's poster", arguments: Step.allCases, Scenarios.all)
+    @Test(
+        "No step ever shows a row other pixels than its own poster's", arguments: Step.allCases, Scenarios.all
+    )
     func noWrongImages(step: Step, scenario: String) throws {
         let run = try SharedRuns.shared.result(step, scenario)
         #expect(run.metric("wrong_image_events") == 0)
         #expect(run.events("cell_image").count > 0)
+        // Judged here from the pixels, as the user would: every poster a cell showed hashes as the
+        // row's own generated poster does, at one of the sizes and stages a step shows.
+        let shown = run.events("cell_image").filter { $0.text("shows") == "image" }
+        #expect(!shown.isEmpty)
+        let movies = try MovieCatalog.bundled().rows((shown.compactMap { $0.number("row") }.max() ?? 0) + 1)
+        for event in shown {
+            let row = try #require(event.number("row"))
+            let hash = try #require(event.text("image_hash"))
+            #expect(
+                OwnPosterPixels.shared.hashes(of: movies[row].urlString).contains(hash),
+                "row \(row) at \(event.time) µs shows pixels that are not its poster's")
+        }
     }
 
     @Test("Step 4 never runs completion work for a cancelled load", arguments: Scenarios.all)

@@ -172,17 +172,78 @@ struct Step5Tests {
 
     @Test("Step 5's sources promise no Sendable the compiler cannot check")
     func noUncheckedSendable() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/Step5Concurrency")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
-            $0.hasSuffix(".swift")
-        }
+        let files = try Self.sources(in: "Step5Concurrency")
         #expect(files.count >= 8)
-        for file in files {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+        for (file, text) in files {
             #expect(!text.contains("@unchecked"), "\(file)")
             #expect(!text.contains("nonisolated(unsafe)"), "\(file)")
         }
+    }
+
+    @Test(
+        "Every step starts each task on the phone's pool, never detaches or sleeps a task, and tells its actors things in order"
+    )
+    func tasksKeepTheirExecutorAndOrder() throws {
+        // Every step folder, so that a step a teacher copies from step 5 is held to the same rules.
+        let files = try Step.allCases.flatMap { step in
+            try Self.sources(in: step.rawValue).map { ("\(step.rawValue)/\($0.name)", $0.text) }
+        }
+        #expect(files.contains { $0.0.hasPrefix("Step5Concurrency/") })
+        // A task with no executor preference runs on Swift's global executor, outside the simulation.
+        let bareTask = try Regex(#"\bTask\s*(\{|\((?!executorPreference:))"#)
+        // A task whose body only hops into the actor: two of them reach it in no order (`send` numbers
+        // its messages instead; its own hop brings them in order).
+        let bareHop = try Regex(
+            #"Task\(executorPreference:[^)]*\)\s*\{\s*(try\s+)?await self\.(?!take\(upTo:)"#)
+        var tasks = 0
+        for (file, text) in files {
+            let code = Self.code(text)
+            tasks += code.matches(of: try Regex(#"\bTask\s*\("#)).count
+            #expect(code.matches(of: bareTask).count == 0, "\(file): a Task without an executor preference")
+            #expect(!code.contains("Task.detached"), "\(file)")
+            #expect(!code.contains("Task.sleep"), "\(file): sleep on the phone's clock")
+            #expect(code.matches(of: bareHop).count == 0, "\(file): a bare hop into the actor")
+        }
+        #expect(tasks >= 5, "the lint found step 5's tasks")
+    }
+
+    @Test(
+        "Shared's concurrency layer, and the pictures and memo every phone shares, give a reason for each unchecked Sendable"
+    )
+    func uncheckedSendableHasAReason() throws {
+        var unchecked = 0
+        for folder in ["Concurrency", "Posters", "UI"] {
+            for (file, text) in try Self.sources(in: folder) {
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                for (index, line) in lines.enumerated() where Self.code(line).contains("@unchecked Sendable")
+                {
+                    unchecked += 1
+                    let above = index > 0 ? lines[index - 1].trimmingCharacters(in: .whitespaces) : ""
+                    #expect(
+                        above.hasPrefix("/// Unchecked Sendable: ") && above.count > 40,
+                        "\(folder)/\(file):\(index + 1) needs a one-line `/// Unchecked Sendable: <reason>` above it"
+                    )
+                }
+            }
+        }
+        #expect(unchecked > 0, "the lint found the layer's unchecked conformances")
+    }
+
+    /// The Swift files of a folder under `Sources`, by name, with their text.
+    static func sources(in folder: String) throws -> [(name: String, text: String)] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/\(folder)")
+        return try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".swift") }
+            .sorted().map { ($0, try String(contentsOf: url.appendingPathComponent($0), encoding: .utf8)) }
+    }
+
+    /// Source text without its comments (whole comment lines, and a `//` comment after code).
+    static func code(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let trimmed = line.drop { $0 == " " }
+            if trimmed.hasPrefix("//") { return "" }
+            return line.range(of: " // ").map { String(line[..<$0.lowerBound]) } ?? String(line)
+        }.joined(separator: "\n")
     }
 
     // MARK: Helpers

@@ -22,7 +22,8 @@ struct ScrollDriverTests {
             rows: 200, rowHeight: 88, viewport: 667)
         let driver = ScrollDriver(
             timeline: timeline, scheduler: scheduler, recorder: recorder,
-            screen: ScreenAudit(recorder: recorder, movies: [], keepsStopSnapshots: false),
+            screen: ScreenAudit(
+                recorder: recorder, movies: [], server: PosterServer(), keepsStopSnapshots: false),
             frames: FrameClock(refreshRate: 60, recorder: recorder), delegateCallback: 50)
         return (driver, scheduler)
     }
