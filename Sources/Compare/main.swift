@@ -67,7 +67,8 @@ enum Compare {
                     summary:
                         "runs every step on one scenario and prints a table, a column per step, with the oracle.",
                     accepting: accepted)
-                    + "\nThe step executables must be built next to Compare: run `swift build` first.\n",
+                    + "\nThe step executables must be built next to Compare: run `swift build` first.\n"
+                    + "Each step may run for COMPARE_TIME_LIMIT seconds (default 600) before it is stopped.\n",
                 terminator: "")
             exit(0)
         }

@@ -340,6 +340,53 @@ struct OutputPathTests {
         let unknown = try Self.run(["--sead", "7"], deadline: 20)
         #expect(unknown.status == 2 && Self.lines(unknown.errors).count == 1, "\(unknown.errors)")
     }
+
+    @Test(
+        "Seeded random output options over hostile paths each end within 10 s, in one line a failure",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func randomOutputPaths() throws {
+        let folder = try StepFixtures.folder("fuzz-outputs")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = "rows 12\nwait 500ms\ndrag to row 3 over 300ms\nwait 1s\n"
+        let scenario = try StepFixtures.scenario(text, named: "tiny", in: folder)
+        let fifo = folder.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let loop = folder.appendingPathComponent("loop").path
+        #expect(symlink(loop, loop) == 0)
+        let earlier = folder.appendingPathComponent("earlier").path
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("folder"), withIntermediateDirectories: true)
+        let targets = [
+            fifo, "/dev/full", "/dev/null", loop, folder.appendingPathComponent("folder").path,
+            "/proc/version",
+            folder.appendingPathComponent("missing/out").path, earlier, scenario,
+            folder.appendingPathComponent("fresh").path,
+        ]
+        var random = SeededGenerator(seed: 0x0_0B7_2029)
+        for round in 0..<14 {
+            try Data("earlier\n".utf8).write(to: URL(fileURLWithPath: earlier))
+            var arguments = ["--scenario", scenario]
+            for option in ["--trace", "--timeline"] where random.below(3) > 0 {
+                arguments += [option, targets[random.below(targets.count)]]
+            }
+            if random.below(4) == 0 {
+                arguments += ["--export", folder.appendingPathComponent("shots").path]
+            }
+            let outcome = try Self.run(arguments, deadline: 20)
+            let context = "round \(round): \(arguments.dropFirst(2)) → \(outcome.status): \(outcome.errors)"
+            #expect(outcome.seconds < 10, "\(context)")
+            #expect([0, 1, 2].contains(outcome.status), "\(context)")
+            #expect(outcome.status == 0 || !outcome.errors.isEmpty, "\(context)")
+            #expect(outcome.status != 2 || Self.lines(outcome.errors).count == 1, "\(context)")
+            #expect(Self.lines(outcome.errors).count <= 3, "\(context)")
+            #expect(!outcome.errors.contains("Error Domain"), "\(context)")
+            #expect(try String(contentsOfFile: scenario, encoding: .utf8) == text, "\(context)")
+            let kept = try String(contentsOfFile: earlier, encoding: .utf8)
+            #expect(kept == "earlier\n" || kept.hasSuffix("}\n") || kept.hasSuffix("</svg>\n"), "\(context)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(!left.contains { $0.hasPrefix(".tmp-") }, "\(context)")
+        }
+    }
 }
 
 /// A tmpfs of a few kilobytes mounted for one test: a real full disk without touching any other.
