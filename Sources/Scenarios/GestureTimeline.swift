@@ -20,6 +20,11 @@ package struct GestureTimeline {
         /// Offsets the finger passes through before `releaseOffset`, for a drag that changes direction.
         package var waypoints: [Double] = []
 
+        /// The path's point `index`: the touch-down offset, the waypoints, then the release offset.
+        private func point(_ index: Int) -> Double {
+            index == 0 ? fromOffset : index <= waypoints.count ? waypoints[index - 1] : releaseOffset
+        }
+
         /// Whether the scroll view coasts after release.
         package var decelerates: Bool { end > release }
 
@@ -27,13 +32,14 @@ package struct GestureTimeline {
         package func offset(at time: Int64) -> Double {
             if time <= start { return fromOffset }
             if time < release {
-                // Equal time on each leg of the path from, waypoints…, release.
-                let path = [fromOffset] + waypoints + [releaseOffset]
-                let legs = Double(path.count - 1)
+                // Equal time on each leg of the path from, waypoints…, release (read in place: a frame
+                // costs the same whatever the number of waypoints).
+                let count = waypoints.count + 2
+                let legs = Double(count - 1)
                 let progress = Double(time - start) / Double(release - start) * legs
-                let leg = min(path.count - 2, Int(progress.rounded(.down)))
+                let leg = min(count - 2, Int(progress.rounded(.down)))
                 let within = progress - Double(leg)
-                return path[leg] + (path[leg + 1] - path[leg]) * within
+                return point(leg) + (point(leg + 1) - point(leg)) * within
             }
             if time >= end { return restOffset }
             let milliseconds = Double(time - release) / 1000
