@@ -27,9 +27,10 @@ package final class OutputFile {
     package static let stallSeconds: Int32 = 10
 
     private enum Target {
-        /// A regular file, replaced by renaming `temporary` over `path`; `mode` is kept from the file it
-        /// replaces (nil: a new file).
-        case replace(temporary: String, mode: mode_t?)
+        /// A regular file, replaced by renaming `temporary` over `destination` (the path, or the file a
+        /// symbolic link there names, so the link stays); `mode` is kept from the file it replaces (nil: a
+        /// new file).
+        case replace(temporary: String, destination: String, mode: mode_t?)
         /// A FIFO or character device, written in place.
         case stream(kind: String)
     }
@@ -78,8 +79,21 @@ package final class OutputFile {
             if access(path, W_OK) != 0 {
                 throw Failure(option: option, path: path, reason: SystemError.words(errno, context: .output))
             }
+            // The file standard output or error already goes to (`--trace /dev/stdout > file`): written
+            // through that descriptor, after the report's own bytes, rather than replaced under it.
+            let standard = [1, 2].first { Self.identity(ofDescriptor: $0) == Self.identity(of: path) }
+            if let standard {
+                target = .stream(kind: standard == 1 ? "standard output" : "standard error")
+                descriptor = dup(standard)
+                return
+            }
+            var destination = path
+            if let resolved = realpath(path, nil) {
+                destination = String(cString: resolved)
+                free(resolved)
+            }
             (target, descriptor) = try Self.openTemporary(
-                beside: path, mode: status.st_mode & 0o7777, option: option)
+                beside: destination, mode: status.st_mode & 0o7777, option: option)
         case S_IFIFO, S_IFCHR:
             let isFIFO = status.st_mode & S_IFMT == S_IFIFO
             let opened = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
@@ -105,6 +119,13 @@ package final class OutputFile {
 
     deinit {
         discard()
+    }
+
+    /// What an open descriptor is, or nil when it is not open.
+    static func identity(ofDescriptor descriptor: Int32) -> Identity? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
     /// What is at `path` now (following symbolic links), or nil when nothing is.
@@ -135,14 +156,14 @@ package final class OutputFile {
             throw Failure(option: option, path: path, reason: "it was already written")
         }
         switch target {
-        case .replace(let temporary, let mode):
+        case .replace(let temporary, let destination, let mode):
             let failure = writeAll(bytes, waiting: false) ?? flushAndClose(mode: mode)
             if let failure {
                 discard()
                 throw Failure(
                     option: option, path: path, reason: SystemError.words(failure, context: .output))
             }
-            let renamed = TemporaryFiles.unlessInterrupted { rename(temporary, path) == 0 ? 0 : errno }
+            let renamed = TemporaryFiles.unlessInterrupted { rename(temporary, destination) == 0 ? 0 : errno }
             TemporaryFiles.unregister(temporary)
             guard renamed == 0 else {
                 unlink(temporary)
@@ -169,7 +190,7 @@ package final class OutputFile {
         guard descriptor >= 0 else { return }
         close(descriptor)
         descriptor = -1
-        if case .replace(let temporary, _) = target {
+        if case .replace(let temporary, _, _) = target {
             unlink(temporary)
             TemporaryFiles.unregister(temporary)
         }
@@ -207,7 +228,7 @@ package final class OutputFile {
                     + SystemError.words(-opened, context: .output) + ")"
             throw Failure(option: option, path: path, reason: reason)
         }
-        return (.replace(temporary: temporary, mode: mode), opened)
+        return (.replace(temporary: temporary, destination: path, mode: mode), opened)
     }
 
     /// Writes every byte; nil, or the error number that stopped it (ETIMEDOUT: a stream's reader stalled).

@@ -44,6 +44,19 @@ struct OutputFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.txt"])
     }
 
+    @Test("A symbolic link to a file keeps its link: the file it names is replaced")
+    func symbolicLinkKept() throws {
+        let folder = try StepFixtures.folder("link")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("target").path
+        try Data("earlier".utf8).write(to: URL(fileURLWithPath: target))
+        let link = folder.appendingPathComponent("link").path
+        #expect(symlink(target, link) == 0)
+        try OutputFile(path: link, option: "--trace").commit(Array("later".utf8))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "later")
+    }
+
     @Test(
         "A write that fails with ENOSPC says the disk is full",
         .enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))

@@ -180,6 +180,16 @@ struct OutputPathTests {
     }
 
     @Test(
+        "--trace /dev/stdout into a file gets the trace and then the report, neither replacing the other",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func traceToStandardOutputFile() throws {
+        let outcome = try Self.run(["--scenario", "reading", "--trace", "/dev/stdout"], deadline: 30)
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.output.hasPrefix("{\"t_us\": "))
+        #expect(outcome.output.contains("\nstep       Step1Naive\n"))
+    }
+
+    @Test(
         "On /dev/full the trace says the disk is full in one line, and the report is still printed",
         .enabled(if: binaries != nil && FileManager.default.fileExists(atPath: "/dev/full")))
     func devFull() throws {
