@@ -13,53 +13,104 @@ package enum OptionsParser {
         case value(placeholder: String)
     }
 
-    /// One option: its spelling, its value, and its line of help.
-    struct Option {
+    /// One option: its spelling, its value, its line of help, and how its value is checked and stored.
+    struct Option: Sendable {
         /// The long spelling, with the dashes (`--seed`).
         let name: String
         /// Whether it takes a value.
         let kind: ValueKind
         /// One line of help.
         let help: String
+        /// Checks the value (empty for a flag) and stores it; `techniques` are those the program takes.
+        let store:
+            @Sendable (_ value: String, _ techniques: [Technique], _ result: inout RunOptions)
+                throws(OptionsError) -> Void
     }
 
-    /// Every option, in the order the help lists them.
+    /// Every option, in the order the help lists them, each with its parser.
     static let options: [Option] = [
         Option(
             name: "--scenario", kind: .value(placeholder: "NAME|FILE"),
-            help: "a built-in scenario or a scenario file (default: course)"),
+            help: "a built-in scenario or a scenario file (default: course)"
+        ) { value, _, result throws(OptionsError) in
+            result.scenario = try nonEmpty(
+                value, option: "--scenario", expected: "a built-in scenario name or a file path")
+        },
         Option(
             name: "--seed", kind: .value(placeholder: "N"),
-            help: "seed for every random choice, overriding the scenario's (0…18446744073709551615)"),
-        Option(name: "--json", kind: .none, help: "print one JSON object instead of the text report"),
+            help: "seed for every random choice, overriding the scenario's (0…18446744073709551615)"
+        ) { value, _, result throws(OptionsError) in
+            guard let seed = ScenarioValue.wholeNumber(Substring(value)) else {
+                throw .badValue(
+                    option: "--seed", value: value, expected: "a whole number from 0 to \(UInt64.max)")
+            }
+            result.seed = seed
+        },
+        Option(name: "--json", kind: .none, help: "print one JSON object instead of the text report") {
+            _, _, result in result.json = true
+        },
         Option(
             name: "--trace", kind: .value(placeholder: "FILE"),
-            help: "write every event as JSON Lines, in virtual-time order"),
+            help: "write every event as JSON Lines, in virtual-time order"
+        ) { value, _, result throws(OptionsError) in
+            result.tracePath = try path(value, option: "--trace", expected: "a file path")
+        },
         Option(
             name: "--cache-dir", kind: .value(placeholder: "DIR"),
-            help: "keep the disk cache here across runs (default: a fresh temporary directory)"),
+            help: "keep the disk cache here across runs (default: a fresh temporary directory)"
+        ) { value, _, result throws(OptionsError) in
+            result.cacheDirectory = try path(value, option: "--cache-dir", expected: "a directory path")
+        },
         Option(
             name: "--concurrency", kind: .value(placeholder: "N"),
-            help: "override the step's download concurrency (1…64)"),
+            help: "override the step's download concurrency (1…64)"
+        ) { value, _, result throws(OptionsError) in
+            guard let count = ScenarioValue.wholeInt(Substring(value)), (1...64).contains(count) else {
+                throw .badValue(
+                    option: "--concurrency", value: value, expected: "a whole number from 1 to 64")
+            }
+            result.concurrency = count
+        },
         Option(
             name: "--without", kind: .value(placeholder: "LIST"),
-            help: withoutHelp(listing: Technique.allCases)),
+            help: withoutHelp(listing: Technique.allCases)
+        ) { value, techniques, result throws(OptionsError) in
+            result.without = try without(value, accepting: techniques)
+        },
         Option(
             name: "--posters", kind: .value(placeholder: "DIR"),
-            help: "serve the PNG files in DIR instead of generated posters"),
+            help: "serve the PNG files in DIR instead of generated posters"
+        ) { value, _, result throws(OptionsError) in
+            result.postersDirectory = try path(value, option: "--posters", expected: "a directory path")
+        },
         Option(
             name: "--timeline", kind: .value(placeholder: "FILE"),
-            help: "draw the whole run as an SVG picture (scrolling, threads, transfers, waits, hitches)"),
+            help: "draw the whole run as an SVG picture (scrolling, threads, transfers, waits, hitches)"
+        ) { value, _, result throws(OptionsError) in
+            result.timelinePath = try path(value, option: "--timeline", expected: "a file path")
+        },
         Option(
             name: "--screens", kind: .none,
-            help: "print the visible rows at every scroll stop and at the end (to stderr with --json)"),
+            help: "print the visible rows at every scroll stop and at the end (to stderr with --json)"
+        ) { _, _, result in result.screens = true },
         Option(
             name: "--export", kind: .value(placeholder: "DIR"),
-            help: "write PNGs of the screen at each stop and at the end, and of each poster, into DIR"),
+            help: "write PNGs of the screen at each stop and at the end, and of each poster, into DIR"
+        ) { value, _, result throws(OptionsError) in
+            result.exportDirectory = try path(value, option: "--export", expected: "a directory path")
+        },
         Option(
             name: "--color", kind: .value(placeholder: "WHEN"),
-            help: "colour --screens thumbnails: auto (on a terminal), always or never (default: auto)"),
-        Option(name: "--help", kind: .none, help: "print this help and exit (also -h)"),
+            help: "colour --screens thumbnails: auto (on a terminal), always or never (default: auto)"
+        ) { value, _, result throws(OptionsError) in
+            guard let mode = ColorMode(rawValue: value) else {
+                throw .badValue(option: "--color", value: value, expected: "auto, always or never")
+            }
+            result.color = mode
+        },
+        Option(name: "--help", kind: .none, help: "print this help and exit (also -h)") { _, _, result in
+            result.help = true
+        },
     ]
 
     /// The help line of `--without`, listing the techniques it may name.
@@ -117,14 +168,7 @@ package enum OptionsParser {
                     throw .missingValue(option: option.name)
                 }
             }
-            try apply(option.name, value: value, to: &result)
-        }
-        if let techniques, let foreign = result.without.first(where: { !techniques.contains($0) }) {
-            throw .badValue(
-                option: "--without", value: foreign.rawValue,
-                expected: techniques.isEmpty
-                    ? "nothing: this step has no techniques to turn off (steps 4 and 5 have)"
-                    : "a comma-separated list of " + techniques.map(\.rawValue).joined(separator: ", "))
+            try option.store(value, techniques ?? Technique.allCases, &result)
         }
         return result
     }
@@ -140,7 +184,9 @@ package enum OptionsParser {
             options = options.compactMap { option in
                 guard option.name == "--without" else { return option }
                 guard !techniques.isEmpty else { return nil }
-                return Option(name: option.name, kind: option.kind, help: withoutHelp(listing: techniques))
+                return Option(
+                    name: option.name, kind: option.kind, help: withoutHelp(listing: techniques),
+                    store: option.store)
             }
         }
         let labels = options.map { option -> String in
@@ -180,58 +226,37 @@ package enum OptionsParser {
         argument.hasPrefix("--") || argument == "-h"
     }
 
-    /// Checks a value and stores it in the options.
-    private static func apply(_ name: String, value: String, to result: inout RunOptions) throws(OptionsError)
+    /// The techniques a `--without` list names, sorted and each once; a word that is no technique, or one
+    /// the program does not take, is refused with the list of those it takes.
+    private static func without(_ value: String, accepting techniques: [Technique]) throws(OptionsError)
+        -> [Technique]
     {
-        switch name {
-        case "--scenario":
-            result.scenario = try nonEmpty(
-                value, option: name, expected: "a built-in scenario name or a file path")
-        case "--seed":
-            guard let seed = ScenarioValue.wholeNumber(Substring(value)) else {
+        var named: Set<Technique> = []
+        for word in value.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let technique = Technique(rawValue: String(word)) else {
                 throw .badValue(
-                    option: name, value: value, expected: "a whole number from 0 to \(UInt64.max)")
+                    option: "--without", value: value, expected: expectedTechniques(techniques))
             }
-            result.seed = seed
-        case "--json":
-            result.json = true
-        case "--trace":
-            result.tracePath = try nonEmpty(value, option: name, expected: "a file path")
-        case "--cache-dir":
-            result.cacheDirectory = try nonEmpty(value, option: name, expected: "a directory path")
-        case "--concurrency":
-            guard let count = ScenarioValue.wholeInt(Substring(value)), (1...64).contains(count) else {
-                throw .badValue(option: name, value: value, expected: "a whole number from 1 to 64")
-            }
-            result.concurrency = count
-        case "--without":
-            var techniques: Set<Technique> = []
-            for word in value.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let technique = Technique(rawValue: String(word)) else {
-                    throw .badValue(
-                        option: "--without", value: value,
-                        expected: "a comma-separated list of "
-                            + Technique.allCases.map(\.rawValue).joined(separator: ", "))
-                }
-                techniques.insert(technique)
-            }
-            result.without = techniques.sorted()
-        case "--posters":
-            result.postersDirectory = try nonEmpty(value, option: name, expected: "a directory path")
-        case "--timeline":
-            result.timelinePath = try nonEmpty(value, option: name, expected: "a file path")
-        case "--screens":
-            result.screens = true
-        case "--export":
-            result.exportDirectory = try nonEmpty(value, option: name, expected: "a directory path")
-        case "--color":
-            guard let mode = ColorMode(rawValue: value) else {
-                throw .badValue(option: name, value: value, expected: "auto, always or never")
-            }
-            result.color = mode
-        default:
-            result.help = true
+            named.insert(technique)
         }
+        if let foreign = named.sorted().first(where: { !techniques.contains($0) }) {
+            throw .badValue(
+                option: "--without", value: foreign.rawValue, expected: expectedTechniques(techniques))
+        }
+        return named.sorted()
+    }
+
+    /// What `--without` expects, for a program that takes these techniques.
+    private static func expectedTechniques(_ techniques: [Technique]) -> String {
+        techniques.isEmpty
+            ? "nothing: this step has no techniques to turn off (steps 4 and 5 have)"
+            : "a comma-separated list of " + techniques.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// A path value, unless it is empty.
+    private static func path(_ value: String, option: String, expected: String) throws(OptionsError) -> String
+    {
+        try nonEmpty(value, option: option, expected: expected)
     }
 
     /// The value, unless it is empty.

@@ -15,9 +15,11 @@ public enum Workbook {
     /// The seed used when neither the scenario nor `--seed` gives one.
     package static let defaultSeed: UInt64 = 7
 
-    /// Runs a step as a command: parses the arguments, plays the scenario, prints the report, and exits
-    /// (0 on success, also when the reader of the output went away; 1 when the report cannot be written;
-    /// 2 for bad input). SIGINT and SIGTERM remove the run's temporary files before the process ends.
+    /// Runs a step as a command: parses the arguments, plays the scenario, prints the report, and exits:
+    /// 0 on success, also when the reader of the output went away; 1 when the report or an output file
+    /// could not be written after the run (the report is still printed where it can go, and each failure
+    /// gets one line); 2 for bad input, refused before the run. SIGINT, SIGTERM, SIGHUP, SIGUSR1 and
+    /// SIGALRM remove the run's temporary files before the process ends.
     public static func main(
         step: String, summary: String, techniques: [Technique] = [],
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
@@ -26,17 +28,21 @@ public enum Workbook {
         ignoreBrokenPipes()
         TemporaryFiles.removeOnInterrupt()
         do {
+            try CommandLineBytes.requireUTF8()
             let options = try OptionsParser.parse(arguments, techniques: techniques)
             if options.help {
                 write(OptionsParser.helpText(program: step, summary: summary, techniques: techniques))
                 exit(0)
             }
-            let result = try run(step: step, options: options, makeApp: makeApp)
-            try writeOutputs(result, options: options)
-            exit(0)
+            let (result, outputs) = try prepareAndRun(
+                step: step, options: options, keepTrace: false, makeApp: makeApp)
+            let failures = writeOutputs(result, outputs: outputs, options: options)
+            for line in result.notices + failures {
+                _ = writeAll(Array("\(step): \(visible(line))\n".utf8), to: 2)
+            }
+            exit(failures.isEmpty ? 0 : 1)
         } catch {
-            let hint = error is OptionsError ? "\nTry '\(step) --help' for the options." : ""
-            fail("\(step): \(visible(message(for: error)))\(hint)")
+            fail("\(step): \(visible(message(for: error)))")
         }
     }
 
@@ -51,11 +57,24 @@ public enum Workbook {
         }
     }
 
-    /// Plays a step on the scenario the options name, without printing anything.
+    /// Plays a step on the scenario the options name, without printing anything. The output files the
+    /// options name are checked (and left as they were).
     package static func run(
         step: String, options: RunOptions, keepTrace: Bool = false,
         makeApp: @escaping (RunOptions) -> TableViewController
     ) throws -> RunResult {
+        let (result, outputs) = try prepareAndRun(
+            step: step, options: options, keepTrace: keepTrace, makeApp: makeApp)
+        outputs.trace?.discard()
+        outputs.timeline?.discard()
+        return result
+    }
+
+    /// Checks the inputs, opens the outputs (so a bad path costs no run), and plays the step.
+    static func prepareAndRun(
+        step: String, options: RunOptions, keepTrace: Bool,
+        makeApp: @escaping (RunOptions) -> TableViewController
+    ) throws -> (RunResult, Outputs) {
         let scenario = try ScenarioParser.load(options.scenario)
         let seed = options.seed ?? scenario.seed ?? defaultSeed
         let movies = try loadMovies(rows: scenario.rows)
@@ -68,20 +87,49 @@ public enum Workbook {
             // The disk's own folder inside, checked here so that a file in its way is named with the option.
             _ = try writableDirectory(root.appendingPathComponent("Caches").path, option: "--cache-dir")
             phoneOptions.diskRoot = root
+            if let problem = PrivateFolder.keyProblem {
+                warn(
+                    "\(step): warning: --cache-dir entries cannot be trusted across runs: \(problem); this "
+                        + "run seals them with a key of its own, so a later run will not hit them")
+            }
+        } else {
+            try checkTemporaryDirectory()
         }
         if let posters = options.postersDirectory {
             phoneOptions.postersDirectory = URL(fileURLWithPath: posters, isDirectory: true)
         }
-        try checkWritable(file: options.tracePath, option: "--trace")
-        try checkWritable(file: options.timelinePath, option: "--timeline")
-        if let directory = options.exportDirectory {
-            _ = try writableDirectory(directory, option: "--export")
-        }
-        return try Phone.run(
+        let outputs = try Outputs.open(options)
+        let result = try Phone.run(
             step: step, scenario: scenario, seed: seed, movies: movies, options: phoneOptions
         ) {
             makeApp(options)
         }
+        return (result, outputs)
+    }
+
+    /// Refuses a `TMPDIR` that is not an existing folder, where a fresh disk is made for the run: it is
+    /// never created, so a mistyped one leaves nothing behind.
+    static func checkTemporaryDirectory() throws(WorkbookError) {
+        let path = FileManager.default.temporaryDirectory.path
+        var status = stat()
+        let source = ProcessInfo.processInfo.environment["TMPDIR"] != nil ? "TMPDIR" : "the temporary folder"
+        let advice = "set TMPDIR to a folder, or give --cache-dir DIR"
+        guard stat(path, &status) == 0 else {
+            throw .badInput(
+                "\(source) \(visible(path)): \(SystemError.words(errno)); the run's fresh disk goes "
+                    + "there (\(advice))")
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            let kind = BoundedFile.nonFileKind(atPath: path) ?? "a file"
+            throw .badInput(
+                "\(source) \(visible(path)) is \(kind), not a folder; the run's fresh disk goes there "
+                    + "(\(advice))")
+        }
+    }
+
+    /// One line on standard error.
+    static func warn(_ line: String) {
+        _ = writeAll(Array((visible(line) + "\n").utf8), to: 2)
     }
 
     static func loadMovies(rows: Int) throws -> [Movie] {
@@ -92,25 +140,30 @@ public enum Workbook {
         }
     }
 
-    /// Writes the file an option names; a file that cannot be written is the user's bad input.
-    private static func writeFile(_ text: String, to path: String, option: String) throws {
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw WorkbookError.badInput("\(option): cannot write \(path) (\(SystemError.reason(error)))")
+    /// Writes the files the options ask for, then prints the report (even when a file failed), and
+    /// returns one line for each output that could not be written.
+    static func writeOutputs(_ result: RunResult, outputs: Outputs, options: RunOptions) -> [String] {
+        var failures: [String] = []
+        if let trace = outputs.trace {
+            do throws(OutputFile.Failure) {
+                try trace.commit(Array(TraceEvent.jsonLines(result.trace).utf8))
+            } catch {
+                failures.append(error.description)
+            }
         }
-    }
-
-    /// Prints the report and writes the files the options ask for.
-    static func writeOutputs(_ result: RunResult, options: RunOptions) throws {
-        if let tracePath = options.tracePath {
-            try writeFile(TraceEvent.jsonLines(result.trace), to: tracePath, option: "--trace")
+        if let timeline = outputs.timeline {
+            do throws(OutputFile.Failure) {
+                try timeline.commit(Array(TimelineSVG.render(result).utf8))
+            } catch {
+                failures.append(error.description)
+            }
         }
-        if let timelinePath = options.timelinePath {
-            try writeFile(TimelineSVG.render(result), to: timelinePath, option: "--timeline")
-        }
-        if let directory = options.exportDirectory {
-            try PictureExport.write(result, to: try writableDirectory(directory, option: "--export"))
+        if let directory = outputs.export {
+            do throws(WorkbookError) {
+                try PictureExport.write(result, to: directory)
+            } catch {
+                failures.append(error.description)
+            }
         }
         write(options.json ? JSONReport.render(result) : TextReport.render(result))
         if options.screens {
@@ -123,6 +176,7 @@ public enum Workbook {
                 write("\n" + text)
             }
         }
+        return failures
     }
 
     /// Whether to colour output going to a file descriptor: `always`, `never`, or (auto) when it is a terminal.
@@ -135,7 +189,7 @@ public enum Workbook {
     }
 
     /// A directory that exists (or can be made) and can be written to.
-    static func writableDirectory(_ path: String, option: String) throws -> URL {
+    static func writableDirectory(_ path: String, option: String) throws(WorkbookError) -> URL {
         let url = URL(fileURLWithPath: path, isDirectory: true)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -152,33 +206,6 @@ public enum Workbook {
             throw WorkbookError.badInput("\(option): the folder \(path) is not writable")
         }
         return url
-    }
-
-    /// Fails early when a file the run will write cannot be written.
-    static func checkWritable(file path: String?, option: String) throws {
-        guard let path else { return }
-        let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue {
-                throw WorkbookError.badInput("\(option): \(path) is a folder, not a file")
-            }
-            guard FileManager.default.isWritableFile(atPath: path) else {
-                throw WorkbookError.badInput("\(option): \(path) is not writable")
-            }
-            return
-        }
-        let folder = url.deletingLastPathComponent().path
-        var folderIsDirectory: ObjCBool = false
-        guard
-            FileManager.default.fileExists(
-                atPath: folder.isEmpty ? "." : folder, isDirectory: &folderIsDirectory),
-            folderIsDirectory.boolValue,
-            FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder)
-        else {
-            throw WorkbookError.badInput(
-                "\(option): cannot write \(path) (its folder is missing or not writable)")
-        }
     }
 
     /// Prints to standard output; a reader that went away (`| head`) ends the process quietly.
@@ -224,20 +251,7 @@ public enum Workbook {
     /// Text with its control characters escaped (`\r`, `\u{0}`), so a message stays one visible line
     /// whatever bytes a file or an argument held.
     package static func visible(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _
-            where scalar.properties.generalCategory == .control
-                || scalar == "\u{2028}" || scalar == "\u{2029}":
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        VisibleText.escaped(text)
     }
 
     /// Writing to a closed pipe (`| head`) ends the process quietly instead of with a signal.

@@ -7,21 +7,45 @@ import Shared
 /// them all) with `--json` and reads their reports. It finds them by name, `Step<N>…`, so a step a teacher
 /// adds gets its column as soon as it is built.
 enum Compare {
-    /// The step executables in a folder, in course order (by the number after `Step`).
-    static func steps(in folder: URL) -> [String] {
+    /// The step executables in a folder, in course order (by the number after `Step`). A file named like a
+    /// step that cannot be run, or a gap in the numbers (Step1, Step2, Step4), is refused in one line: a
+    /// column left out silently would make the table lie.
+    static func steps(in folder: URL) throws(WorkbookError) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.compactMap { name -> (Int, String)? in
-            guard name.hasPrefix("Step"), !name.contains(".") else { return nil }
+        var found: [(Int, String)] = []
+        for name in names where name.hasPrefix("Step") && !name.contains(".") {
             let digits = name.dropFirst(4).prefix { $0.isASCII && $0.isNumber }
-            var isFolder: ObjCBool = false
+            guard let number = Int(digits) else { continue }
             let path = folder.appendingPathComponent(name).path
-            guard let number = Int(digits),
-                FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
-                !isFolder.boolValue, FileManager.default.isExecutableFile(atPath: path)
-            else { return nil }
-            return (number, name)
+            if let kind = BoundedFile.nonFileKind(atPath: path) {
+                if kind == "a directory" { continue }
+                throw .badInput("\(name) in \(folder.path) is \(kind), not a step executable")
+            }
+            guard FileManager.default.isExecutableFile(atPath: path) else {
+                throw .badInput(
+                    "\(name) in \(folder.path) is not executable; build the steps again (swift build)")
+            }
+            found.append((number, name))
         }
-        .sorted { $0 < $1 }.map(\.1)
+        found.sort { $0 < $1 }
+        for (index, step) in found.enumerated() where step.0 != index + 1 {
+            let missing = found.first { $0.0 == index + 1 } == nil ? index + 1 : step.0
+            throw .badInput(
+                "no Step\(missing)… executable next to Compare in \(folder.path) (found "
+                    + found.map(\.1).joined(separator: ", ") + "); build every step: swift build")
+        }
+        return found.map(\.1)
+    }
+
+    /// How long one step may run, in seconds: `COMPARE_TIME_LIMIT`, or ten minutes.
+    static func timeLimit() throws(WorkbookError) -> Int {
+        guard let text = ProcessInfo.processInfo.environment["COMPARE_TIME_LIMIT"] else { return 600 }
+        guard let seconds = Int(text), (1...86_400).contains(seconds) else {
+            throw .badInput(
+                "COMPARE_TIME_LIMIT “\(Workbook.visible(text))” is not a whole number of seconds from 1 to 86400"
+            )
+        }
+        return seconds
     }
 
     /// The options Compare takes; it passes the scenario and seed on to every step.
@@ -29,11 +53,12 @@ enum Compare {
 
     /// Parses the arguments, runs the steps and prints the table; exits 2 on a problem.
     static func main() -> Never {
+        StepRun.passInterruptsOn()
         let options: RunOptions
         do {
             options = try OptionsParser.parse(Array(CommandLine.arguments.dropFirst()), accepting: accepted)
         } catch {
-            fail("\(Workbook.visible(error.description))\nTry 'Compare --help' for the options.")
+            fail(Workbook.visible(error.description))
         }
         if options.help {
             print(
@@ -42,7 +67,8 @@ enum Compare {
                     summary:
                         "runs every step on one scenario and prints a table, a column per step, with the oracle.",
                     accepting: accepted)
-                    + "\nThe step executables must be built next to Compare: run `swift build` first.\n",
+                    + "\nThe step executables must be built next to Compare: run `swift build` first.\n"
+                    + "Each step may run for COMPARE_TIME_LIMIT seconds (default 600) before it is stopped.\n",
                 terminator: "")
             exit(0)
         }
@@ -50,15 +76,22 @@ enum Compare {
             ["--scenario", options.scenario] + (options.seed.map { ["--seed", String($0)] } ?? [])
         let folder = executableFolder()
         var columns: [ComparisonTable.Column] = []
-        let steps = steps(in: folder)
+        let steps: [String]
+        let limit: Int
+        do throws(WorkbookError) {
+            steps = try Self.steps(in: folder)
+            limit = try timeLimit()
+        } catch {
+            fail(error.description)
+        }
         guard !steps.isEmpty else {
             fail(
-                "cannot find the steps next to Compare in \(folder.path).\n"
-                    + "Build every step first: swift build && swift run Compare --scenario course")
+                "cannot find the steps next to Compare in \(folder.path); build every step first: "
+                    + "swift build && swift run Compare --scenario course")
         }
         for step in steps {
             let path = folder.appendingPathComponent(step).path
-            let data = run(path, arguments: ["--json"] + passThrough, step: step)
+            let data = run(path, arguments: ["--json"] + passThrough, step: step, timeLimit: limit)
             do {
                 columns.append(try ComparisonTable.column(fromJSON: data))
             } catch {
@@ -75,28 +108,44 @@ enum Compare {
         return url.resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
-    /// Runs a step and returns its standard output; a failing step ends Compare with its message.
-    static func run(_ path: String, arguments: [String], step: String) -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+    /// Runs a step and returns its standard output; a step that fails, hangs, is killed or prints too much
+    /// ends Compare with one line of its own (after the step's own message, when it printed one).
+    static func run(_ path: String, arguments: [String], step: String, timeLimit: Int) -> Data {
+        let run: StepRun
         do {
-            try process.run()
+            run = try StepRun.run(path, arguments: arguments, timeLimit: timeLimit)
         } catch {
-            fail("cannot run \(path): \(error)")
+            fail("cannot run \(path): \(SystemError.reason(error))")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            FileHandle.standardError.write(message)
-            exit(process.terminationStatus == 2 ? 2 : 1)
+        // The interrupt watcher ends Compare with the signal once the step is gone.
+        while StepRun.isInterrupted { pause() }
+        switch run.ending {
+        case .exited(0):
+            return run.output
+        case .exited(let status):
+            FileHandle.standardError.write(run.errors)
+            if run.errors.isEmpty { say("\(step) exited with status \(status) and printed no message") }
+            exit(status == 2 ? 2 : 1)
+        case .signalled(let number):
+            FileHandle.standardError.write(run.errors)
+            say("\(step) was killed by \(StepRun.name(ofSignal: number))")
+            exit(1)
+        case .timedOut(let seconds):
+            say(
+                "\(step) was still running after \(seconds) s and was stopped "
+                    + "(COMPARE_TIME_LIMIT sets the limit in seconds)")
+            exit(1)
+        case .printedTooMuch:
+            say(
+                "\(step) printed more than \(StepRun.outputLimit >> 20) MB on standard output, far more "
+                    + "than a --json report, and was stopped")
+            exit(1)
         }
-        return data
+    }
+
+    /// One line on standard error, from Compare.
+    static func say(_ message: String) {
+        FileHandle.standardError.write(Data("Compare: \(Workbook.visible(message))\n".utf8))
     }
 
     /// Prints a message to standard error and exits with code 2.

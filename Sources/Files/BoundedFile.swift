@@ -147,45 +147,6 @@ package enum BoundedFile {
     }
 }
 
-/// The system's one-line messages for error numbers, and for the errors Foundation throws around them.
-package enum SystemError {
-    /// The system's message for an error number (“Permission denied”).
-    package static func message(_ number: Int32) -> String {
-        String(cString: strerror(number))
-    }
-
-    /// A short reason for an error thrown by Foundation's file calls: the POSIX message when one is inside,
-    /// otherwise the error's own first line. Never the whole `NSError` dump.
-    package static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if nsError.domain == NSPOSIXErrorDomain { return message(Int32(nsError.code)) }
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-            underlying.domain == NSPOSIXErrorDomain
-        {
-            return message(Int32(underlying.code))
-        }
-        if nsError.domain == NSCocoaErrorDomain, let number = posixNumber(cocoaCode: nsError.code) {
-            return message(number)
-        }
-        let text = nsError.localizedDescription
-        return String(text.prefix { $0 != "\n" })
-    }
-
-    /// The POSIX error behind Foundation's common file error codes (Linux's Foundation often gives only
-    /// these, with a wordy description).
-    private static func posixNumber(cocoaCode code: Int) -> Int32? {
-        switch code {
-        case CocoaError.fileNoSuchFile.rawValue, CocoaError.fileReadNoSuchFile.rawValue: return ENOENT
-        case CocoaError.fileReadNoPermission.rawValue, CocoaError.fileWriteNoPermission.rawValue:
-            return EACCES
-        case CocoaError.fileWriteFileExists.rawValue: return EEXIST
-        case CocoaError.fileWriteOutOfSpace.rawValue: return ENOSPC
-        case CocoaError.fileWriteVolumeReadOnly.rawValue: return EROFS
-        default: return nil
-        }
-    }
-}
-
 /// `read(2)`, under a name the enum's own `read` does not hide.
 private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(descriptor, buffer, count)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The temporary files and folders this process has made and not yet finished with, so that SIGINT and
-/// SIGTERM can remove them before the process ends; and the sweeping of stale ones a killed process left.
+/// The temporary files and folders this process has made and not yet finished with, so that SIGINT, SIGTERM
+/// and the other `interrupts` can remove them before the process ends; and the sweeping of stale ones a killed process left.
 ///
 /// Temporary files are named `.tmp-<pid>-…`, so a later run can tell whose they are.
 package enum TemporaryFiles {
@@ -18,16 +18,25 @@ package enum TemporaryFiles {
     static let prefix = ".tmp-"
 
     /// A fresh temporary name beside `file`, for a write that is renamed into place.
-    static func sibling(of file: URL) -> URL {
+    package static func sibling(of file: URL) -> URL {
         file.deletingLastPathComponent().appendingPathComponent(
             "\(prefix)\(getpid())-\(UUID().uuidString)-\(file.lastPathComponent)")
     }
 
-    /// Writes a file under a temporary name (removed on SIGINT and SIGTERM) and renames it into place, so
+    /// Writes a file under a temporary name (removed by the `interrupts`) and renames it into place, so
     /// no reader, in this process or another, ever sees half a file. Returns whether it worked; a failed
     /// write leaves nothing behind.
     package static func writeAtomically(_ contents: [UInt8], to file: URL) -> Bool {
-        unlessInterrupted { writeThenRename(contents, to: file) } ?? false
+        atomicWriteFailure(contents, to: file) == nil
+    }
+
+    /// Writes a file as `writeAtomically` does; nil when it worked, else why not, in words (“the disk is
+    /// full (No space left on device)”).
+    package static func atomicWriteFailure(_ contents: [UInt8], to file: URL) -> String? {
+        guard let number = unlessInterrupted({ writeThenRename(contents, to: file) }) else {
+            return "the process is being interrupted"
+        }
+        return number == 0 ? nil : SystemError.words(number, context: .output)
     }
 
     /// Runs a change to the file system (a write, a new folder, a removal), unless an interrupt's cleanup
@@ -38,21 +47,30 @@ package enum TemporaryFiles {
         return interrupted ? nil : change()
     }
 
-    private static func writeThenRename(_ contents: [UInt8], to file: URL) -> Bool {
+    /// Writes to a temporary name and renames it over `file`; 0, or the error number that stopped it.
+    private static func writeThenRename(_ contents: [UInt8], to file: URL) -> Int32 {
         let temporary = sibling(of: file)
         register(temporary.path)
         defer { unregister(temporary.path) }
-        do {
-            try Data(contents).write(to: temporary)
-        } catch {
-            unlink(temporary.path)
-            return false
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return errno }
+        var offset = 0
+        var failure: Int32 = 0
+        while offset < contents.count {
+            let count = contents.withUnsafeBytes {
+                write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                break
+            }
+            offset += count
         }
-        guard rename(temporary.path, file.path) == 0 else {
-            unlink(temporary.path)
-            return false
-        }
-        return true
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        if failure == 0, rename(temporary.path, file.path) != 0 { failure = errno }
+        if failure != 0 { unlink(temporary.path) }
+        return failure
     }
 
     /// Remembers a path to remove if the process is interrupted.
@@ -65,7 +83,7 @@ package enum TemporaryFiles {
         lock.withLock { _ = paths.remove(path) }
     }
 
-    /// From now on, SIGINT and SIGTERM remove every registered path, then end the process as the signal
+    /// From now on, each of `interrupts` removes every registered path, then end the process as the signal
     /// would have. Called once by the command-line harness, before it starts any thread: the signals are
     /// blocked in every thread (new threads inherit that), and one thread waits for them with `sigwait`, so
     /// the cleanup runs as ordinary code, not inside a signal handler.
@@ -96,12 +114,15 @@ package enum TemporaryFiles {
         watcher.start()
     }
 
-    /// SIGINT and SIGTERM.
+    /// The signals whose default action ends the process and that a user or a system sends to stop a run:
+    /// SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal closed), SIGUSR1 and SIGALRM.
+    package static let interrupts: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGALRM]
+
+    /// `interrupts` as a signal set.
     private static func interruptSignals() -> sigset_t {
         var signals = sigset_t()
         sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
+        for number in interrupts { sigaddset(&signals, number) }
         return signals
     }
 

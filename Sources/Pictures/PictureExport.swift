@@ -10,7 +10,13 @@ import Report
 package enum PictureExport {
     /// The files to write, name and PNG bytes, in name order.
     static func files(for result: RunResult) -> [(name: String, png: [UInt8])] {
-        var files: [(name: String, png: [UInt8])] = []
+        pictures(for: result).map { ($0.name, $0.encode()) }
+    }
+
+    /// The files to write, in name order, each with what encodes it when it is written: so a run holds one
+    /// encoded picture at a time, not all of them.
+    static func pictures(for result: RunResult) -> [(name: String, encode: () -> [UInt8])] {
+        var files: [(name: String, encode: () -> [UInt8])] = []
         let digits = max(2, String(result.stops.count).count)
         for (index, stop) in result.stops.enumerated() {
             let number = String(repeating: "0", count: digits - String(index + 1).count) + String(index + 1)
@@ -19,15 +25,13 @@ package enum PictureExport {
             files.append(
                 (
                     "screen-\(number)-stop-\(rest)s.png",
-                    PNGEncoder.encode(ScreenRenderer.render(stop, caption: caption))
+                    { PNGEncoder.encode(ScreenRenderer.render(stop, caption: caption)) }
                 ))
         }
         let endCaption = "end: \(MetricValue.seconds(result.finalScreen.time).formatted) s"
+        let end = result.finalScreen
         files.append(
-            (
-                "screen-end.png",
-                PNGEncoder.encode(ScreenRenderer.render(result.finalScreen, caption: endCaption))
-            ))
+            ("screen-end.png", { PNGEncoder.encode(ScreenRenderer.render(end, caption: endCaption)) }))
         var posters: [Int: Bitmap] = [:]
         for snapshot in result.stops + [result.finalScreen] {
             for row in snapshot.rows where row.shows == "image" && posters[row.row] == nil {
@@ -38,9 +42,17 @@ package enum PictureExport {
             guard let poster = posters[row] else { continue }
             let number = String(row)
             let padded = String(repeating: "0", count: max(0, 3 - number.count)) + number
-            files.append(("poster-row-\(padded).png", PNGEncoder.encode(poster)))
+            files.append(("poster-row-\(padded).png", { PNGEncoder.encode(poster) }))
         }
         return files.sorted { $0.name < $1.name }
+    }
+
+    /// Whether a file name (or the last part of a path) is one an export writes: `screen-….png` or
+    /// `poster-row-….png`. An export replaces the earlier export's files of these names in its folder, and
+    /// leaves every other file there alone.
+    package static func owns(_ path: String) -> Bool {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        return name.hasSuffix(".png") && (name.hasPrefix("screen-") || name.hasPrefix("poster-row-"))
     }
 
     /// The caption of a stop's picture: how long its rows took to fill, or how long the user watched it
@@ -51,17 +63,54 @@ package enum PictureExport {
             + (stop.isUnfilled ? "left unfilled after \(wait)" : "\(wait) to fill")
     }
 
-    /// Writes the files into a folder and returns their names.
+    /// Writes the files into a folder and returns their names. The folder then holds this export's
+    /// pictures and no earlier export's: each picture is written into a staging folder inside it first, and
+    /// only when every one is complete are the earlier export's pictures (`owns`) removed and the new ones
+    /// renamed into place. A failure (a full disk) leaves the earlier export as it was and no partial file.
     @discardableResult
     package static func write(_ result: RunResult, to directory: URL) throws(WorkbookError) -> [String] {
-        let files = files(for: result)
-        for file in files {
-            do {
-                try Data(file.png).write(to: directory.appendingPathComponent(file.name))
+        let pictures = pictures(for: result)
+        let staging = TemporaryFiles.sibling(of: directory.appendingPathComponent("export"))
+        TemporaryFiles.register(staging.path)
+        defer {
+            _ = TemporaryFiles.unlessInterrupted { try? FileManager.default.removeItem(at: staging) }
+            TemporaryFiles.unregister(staging.path)
+        }
+        let made = TemporaryFiles.unlessInterrupted { mkdir(staging.path, 0o700) == 0 ? 0 : errno } ?? EINTR
+        guard made == 0 else {
+            throw .badInput(
+                "--export: cannot write into \(VisibleText.escaped(directory.path)): "
+                    + SystemError.words(made, context: .output))
+        }
+        for picture in pictures {
+            do throws(OutputFile.Failure) {
+                let file = try OutputFile(
+                    path: staging.appendingPathComponent(picture.name).path, option: "--export")
+                try file.commit(picture.encode())
             } catch {
-                throw WorkbookError.badInput("--export: cannot write \(file.name) into \(directory.path)")
+                throw .badInput(
+                    "--export: cannot write \(picture.name) into \(VisibleText.escaped(directory.path)): "
+                        + "\(error.reason); the folder keeps what it held")
             }
         }
-        return files.map(\.name)
+        let names = Set(pictures.map(\.name))
+        let earlier = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in earlier where owns(name) && !names.contains(name) {
+            _ = TemporaryFiles.unlessInterrupted { unlink(directory.appendingPathComponent(name).path) }
+        }
+        for picture in pictures {
+            let moved =
+                TemporaryFiles.unlessInterrupted {
+                    rename(
+                        staging.appendingPathComponent(picture.name).path,
+                        directory.appendingPathComponent(picture.name).path) == 0 ? 0 : errno
+                } ?? EINTR
+            guard moved == 0 else {
+                throw .badInput(
+                    "--export: cannot put \(picture.name) into \(VisibleText.escaped(directory.path)): "
+                        + SystemError.words(moved, context: .output))
+            }
+        }
+        return pictures.map(\.name)
     }
 }

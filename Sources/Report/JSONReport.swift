@@ -20,7 +20,11 @@ package enum JSONReport {
         text += "  \"virtual_ms\": \(MetricValue.milliseconds(result.virtualMicroseconds).formatted),\n"
         text += "  \"metrics\": \(metrics),\n"
         text += "  \"oracle\": \(oracle),\n"
-        text += "  \"final_screen\": [\n    " + rows.joined(separator: ",\n    ") + "\n  ]\n"
+        text += "  \"final_screen\": [\n    " + rows.joined(separator: ",\n    ") + "\n  ]"
+        if !result.notices.isEmpty {
+            text += ",\n  \"notices\": [" + result.notices.map(JSONText.string).joined(separator: ", ") + "]"
+        }
+        text += "\n"
         text += "}\n"
         return text
     }

@@ -8,6 +8,11 @@ package final class Recorder {
     private unowned let scheduler: Scheduler
     package private(set) var metrics = Metrics()
     package private(set) var trace: [TraceEvent] = []
+    /// What a user must be told about the run beyond its numbers (the app turned its disk cache off), in
+    /// the order it happened.
+    package private(set) var notices: [String] = []
+    /// Why the last disk write failed, for the notice when the app then turns its disk cache off.
+    private var lastDiskWriteFailure: String?
     /// Whether trace events are kept (callers skip building costly fields when not).
     package let keepsTrace: Bool
     private var downloads: [DownloadRecord] = []
@@ -148,12 +153,17 @@ package final class Recorder {
     /// A disk write failed (the folder is gone, or the disk is full).
     package func diskWriteFailed(path: String, reason: String, thread: String) {
         guard isLive else { return }
+        lastDiskWriteFailure = reason
         event(.diskWriteFailed(file: path, reason: reason, thread: thread))
     }
 
     /// The app stopped using its disk cache.
     package func diskCacheOff(reason: String) {
         guard isLive else { return }
+        let notice =
+            "warning: the app turned its disk cache off (\(reason)"
+            + (lastDiskWriteFailure.map { ": \($0)" } ?? "") + "); later launches will download again"
+        if !notices.contains(notice) { notices.append(notice) }
         event(.diskCacheOff(reason: reason))
     }
 

@@ -18,11 +18,15 @@ package struct RunResult: Sendable {
     package let stops: [ScreenSnapshot]
     /// The trace events, in time order (empty when not kept).
     package let trace: [TraceEvent]
+    /// What the user must be told beyond the numbers (`Recorder.notices`), one line each.
+    package let notices: [String]
 
     package init(
         step: String, scenario: String, seed: UInt64, virtualMicroseconds: Int64, metrics: Metrics,
-        oracle: Oracle, finalScreen: ScreenSnapshot, stops: [ScreenSnapshot], trace: [TraceEvent]
+        oracle: Oracle, finalScreen: ScreenSnapshot, stops: [ScreenSnapshot], trace: [TraceEvent],
+        notices: [String] = []
     ) {
+        self.notices = notices
         self.step = step
         self.scenario = scenario
         self.seed = seed

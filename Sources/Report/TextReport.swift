@@ -24,6 +24,10 @@ package enum TextReport {
         for row in result.finalScreen.rows {
             lines.append(screenLine(row))
         }
+        if !result.notices.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: result.notices)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

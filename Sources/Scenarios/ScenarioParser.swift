@@ -82,7 +82,10 @@ package enum ScenarioParser {
                 source: nameOrPath, line: nil, message: "is \(kind), not a scenario file; \(list)")
         }
         let url = URL(fileURLWithPath: nameOrPath)
-        return try loadFile(at: url, name: url.deletingPathExtension().lastPathComponent, source: nameOrPath)
+        // The name reaches the reports, the trace and the SVG: its control characters are escaped here,
+        // once, so no output gets raw escape sequences or bytes XML does not allow.
+        let name = VisibleText.escaped(url.deletingPathExtension().lastPathComponent)
+        return try loadFile(at: url, name: name, source: nameOrPath)
     }
 
     /// The names of the built-in scenarios, sorted.

@@ -103,19 +103,25 @@ public final class Disk {
         let cost = costs.diskWrite(bytes: data.count)
         let thread = SimulatedThread.current
         thread?.sleep(for: cost)
-        var written = false
+        let failure: String?
         if let fullAfterWrites, writesAccepted >= fullAfterWrites {
-            written = false
+            failure = "disk full"
         } else if atomically {
-            written = TemporaryFiles.writeAtomically([UInt8](data), to: url)
+            failure = TemporaryFiles.atomicWriteFailure([UInt8](data), to: url)
         } else {
-            written = TemporaryFiles.unlessInterrupted { (try? data.write(to: url)) != nil } ?? false
+            failure =
+                TemporaryFiles.unlessInterrupted {
+                    do {
+                        try data.write(to: url)
+                        return nil
+                    } catch {
+                        return SystemError.reason(error)
+                    }
+                } ?? "the process is being interrupted"
         }
-        guard written else {
-            let full = fullAfterWrites.map { writesAccepted >= $0 } ?? false
+        if let failure {
             phone.recorder.diskWriteFailed(
-                path: url.lastPathComponent, reason: full ? "disk full" : "cannot write the file",
-                thread: thread?.name ?? "?")
+                path: url.lastPathComponent, reason: failure, thread: thread?.name ?? "?")
             return false
         }
         writesAccepted += 1

@@ -142,7 +142,8 @@ public final class Phone {
             oracle: Oracle(
                 timeline: timeline, movies: movies, rowHeight: Double(scenario.screen.rowHeight),
                 viewport: Double(scenario.screen.height), server: server),
-            finalScreen: finalScreen, stops: screen.stopSnapshots, trace: recorder.trace)
+            finalScreen: finalScreen, stops: screen.stopSnapshots, trace: recorder.trace,
+            notices: recorder.notices)
     }
 
     /// Whether the app has nothing left to do: no main-queue work, no frames, no queued operations, no

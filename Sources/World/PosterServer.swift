@@ -34,8 +34,8 @@ final class PosterServer {
     /// The fingerprint of the generated posters.
     static let builtInFingerprint = "generated"
 
-    /// The folder's files, in name order, read at the start.
-    private let folderFiles: [[UInt8]]
+    /// The folder's files, in the order of their names' bytes, read at the start.
+    let folderFiles: [[UInt8]]
     /// Which source this server is: `generated`, or `folder-` and a hash of the folder's names and bytes.
     let fingerprint: String
     /// The bytes of each generated poster answered so far, stamped as the phone receives them, by URL
@@ -71,7 +71,12 @@ final class PosterServer {
             throw WorkbookError.badInput(
                 "--posters: cannot read the folder \(path) (\(SystemError.reason(error)))")
         }
-        let pngNames = names.filter { $0.lowercased().hasSuffix(".png") }.sorted()
+        // Ordered by the names' UTF-8 bytes: Swift's `<` on strings treats canonically equivalent names
+        // (NFC and NFD “é.png”) as equal and would leave their order to the directory's, which another
+        // file system gives differently.
+        let pngNames = names.filter { $0.lowercased().hasSuffix(".png") }.sorted {
+            $0.utf8.lexicographicallyPrecedes($1.utf8)
+        }
         if pngNames.isEmpty {
             throw WorkbookError.badInput("--posters: no .png files in \(path)")
         }

@@ -221,4 +221,46 @@ struct OptionsParserTests {
         #expect(line.hasSuffix("decode-at-display-size, disk-cache"))
         #expect(!OptionsParser.helpText(program: "Step1", summary: "s", techniques: []).contains("--without"))
     }
+
+    @Test("A --without word that is no technique is refused listing only the step's own techniques")
+    func withoutTypoListsTheStepsOwn() throws {
+        let stepFive: [Technique] = [.decodeAtDisplaySize, .diskCache]
+        let error = #expect(throws: OptionsError.self) {
+            try OptionsParser.parse(["--without", "disk-cach"], techniques: stepFive)
+        }
+        #expect(
+            error
+                == .badValue(
+                    option: "--without", value: "disk-cach",
+                    expected: "a comma-separated list of decode-at-display-size, disk-cache"))
+        // Without a step's list (a library caller), every technique is listed.
+        let all = #expect(throws: OptionsError.self) { try OptionsParser.parse(["--without", "x"]) }
+        #expect(all?.description.contains("slow-drag-loading") == true)
+    }
+
+    @Test("Every option in the table parses its own value: the table is the one place an option lives")
+    func everyOptionHasItsParser() throws {
+        let names = OptionsParser.options.map(\.name)
+        #expect(Set(names).count == names.count, "each option once")
+        for option in OptionsParser.options {
+            let arguments: [String]
+            switch option.kind {
+            case .none: arguments = [option.name]
+            case .value: arguments = [option.name, Self.sample(for: option.name)]
+            }
+            let parsed = try OptionsParser.parse(arguments)
+            #expect(parsed != RunOptions(), "\(option.name) stored nothing")
+        }
+    }
+
+    /// A value each valued option accepts.
+    static func sample(for option: String) -> String {
+        switch option {
+        case "--seed", "--concurrency": return "3"
+        case "--without": return "prefetch"
+        case "--color": return "never"
+        case "--scenario": return "flaky"
+        default: return "some/path"
+        }
+    }
 }

@@ -1,0 +1,189 @@
+import Foundation
+import Shared
+
+/// One step executable run by `Compare` as a child, bounded in every way a child can misbehave: it runs in
+/// a process group of its own (so Ctrl-C on `Compare` reaches it only through `Compare`, which passes the
+/// signal on and then kills the group), its standard output and standard error are read together (a step
+/// that fills one pipe cannot deadlock the other), what it prints is capped, and it is killed at a time
+/// limit.
+struct StepRun {
+    /// How the step ended.
+    enum Ending: Equatable {
+        /// It exited with this status.
+        case exited(Int32)
+        /// A signal ended it (not one `Compare` sent).
+        case signalled(Int32)
+        /// It ran past the time limit and was killed.
+        case timedOut(seconds: Int)
+        /// It printed more than `outputLimit` bytes on standard output and was killed.
+        case printedTooMuch
+    }
+
+    let ending: Ending
+    /// Its standard output (at most `outputLimit` bytes).
+    let output: Data
+    /// The start of its standard error (at most `errorLimit` bytes).
+    let errors: Data
+
+    /// The most standard output kept: a step's `--json` report is a few kilobytes.
+    static let outputLimit = 8 << 20
+    /// The most standard error kept for the message; the rest is read and dropped.
+    static let errorLimit = 64 << 10
+
+    /// The process group of the step running now (0: none), for the interrupt watcher.
+    nonisolated(unsafe) private static var runningGroup: pid_t = 0
+    /// Set once an interrupt is being passed on: the step's ending is then the interrupt's, not news.
+    nonisolated(unsafe) private static var interrupted = false
+    /// Whether `Compare` is being interrupted (it ends as soon as the step is gone).
+    static var isInterrupted: Bool { lock.withLock { interrupted } }
+    private static let lock = NSLock()
+
+    /// Runs an executable to its end, or kills it after `timeLimit` seconds. Throws the `posix_spawn` error
+    /// when it cannot be started.
+    static func run(_ path: String, arguments: [String], timeLimit: Int) throws -> StepRun {
+        var outputPipe: [Int32] = [0, 0]
+        var errorPipe: [Int32] = [0, 0]
+        guard pipe(&outputPipe) == 0, pipe(&errorPipe) == 0 else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        // Only the step's 1 and 2 (made by dup2, which clears the flag) stay open in the step.
+        for descriptor in outputPipe + errorPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        // Compare blocks the interrupts for its watcher thread; the step starts with none blocked and each
+        // at its default action.
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = signalSet(interrupts + [SIGPIPE])
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = [path] + arguments
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = lock.withLock {
+            let result = posix_spawn(&pid, path, &actions, &attributes, &cArguments, environ)
+            if result == 0 { runningGroup = pid }
+            return result
+        }
+        close(outputPipe[1])
+        close(errorPipe[1])
+        defer {
+            close(outputPipe[0])
+            close(errorPipe[0])
+        }
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        defer { lock.withLock { runningGroup = 0 } }
+
+        let deadline = ContinuousClock.now + .seconds(timeLimit)
+        var output = Data()
+        var errors = Data()
+        var open = [outputPipe[0], errorPipe[0]]
+        var stopped: Ending?
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while !open.isEmpty, stopped == nil {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else {
+                stopped = .timedOut(seconds: timeLimit)
+                break
+            }
+            var polls = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let milliseconds = Int32(min(1000, max(1, left.components.seconds * 1000 + 1)))
+            let ready = poll(&polls, nfds_t(polls.count), milliseconds)
+            if ready < 0, errno != EINTR { break }
+            for entry in polls where entry.revents != 0 {
+                let count = read(entry.fd, &buffer, buffer.count)
+                if count < 0, errno == EINTR || errno == EAGAIN { continue }
+                if count <= 0 {
+                    open.removeAll { $0 == entry.fd }
+                    continue
+                }
+                if entry.fd == outputPipe[0] {
+                    output.append(contentsOf: buffer[0..<count])
+                    if output.count > outputLimit { stopped = .printedTooMuch }
+                } else if errors.count < errorLimit {
+                    errors.append(contentsOf: buffer[0..<min(count, errorLimit - errors.count)])
+                }
+            }
+        }
+        // Both pipes closed (or the step is being stopped): wait for it to end, within the time limit.
+        var status: Int32 = 0
+        while stopped == nil {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { break }
+            if reaped < 0, errno != EINTR { break }
+            if ContinuousClock.now >= deadline {
+                stopped = .timedOut(seconds: timeLimit)
+                break
+            }
+            usleep(10_000)
+        }
+        if let stopped {
+            kill(-pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            return StepRun(ending: stopped, output: output.prefix(outputLimit), errors: errors)
+        }
+        let signal = status & 0x7f
+        let ending: Ending = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+        return StepRun(ending: ending, output: output, errors: errors)
+    }
+
+    /// The signals that stop `Compare`, passed on to the running step.
+    static let interrupts: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGALRM]
+
+    /// From now on, an interrupt sent to `Compare` is passed on to the running step's process group, which
+    /// is killed if it is still there two seconds later; then `Compare` ends as the signal would have ended
+    /// it. Call before starting any step or thread.
+    static func passInterruptsOn() {
+        var blocked = signalSet(interrupts)
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
+        let watcher = Thread {
+            var waitedFor = signalSet(interrupts)
+            var number: Int32 = 0
+            guard sigwait(&waitedFor, &number) == 0 else { return }
+            let group = lock.withLock {
+                interrupted = true
+                return runningGroup
+            }
+            if group > 0 {
+                kill(-group, number)
+                for _ in 0..<200 where kill(-group, 0) == 0 { usleep(10_000) }
+                kill(-group, SIGKILL)
+            }
+            signal(number, SIG_DFL)
+            var single = signalSet([number])
+            pthread_sigmask(SIG_UNBLOCK, &single, nil)
+            raise(number)
+        }
+        watcher.start()
+    }
+
+    /// A signal set holding `numbers`.
+    private static func signalSet(_ numbers: [Int32]) -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in numbers { sigaddset(&set, number) }
+        return set
+    }
+
+    /// A signal's name (`SIGKILL`), or its number.
+    static func name(ofSignal number: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
+            SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM",
+            SIGTERM: "SIGTERM",
+        ]
+        return names[number] ?? "signal \(number)"
+    }
+}
