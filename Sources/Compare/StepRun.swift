@@ -48,13 +48,21 @@ struct StepRun {
         }
         // Only the step's 1 and 2 (made by dup2, which clears the flag) stay open in the step.
         for descriptor in outputPipe + errorPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t? = nil
+        #else
+            var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-        var attributes = posix_spawnattr_t()
+        #if canImport(Darwin)
+            var attributes: posix_spawnattr_t? = nil
+        #else
+            var attributes = posix_spawnattr_t()
+        #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         posix_spawnattr_setpgroup(&attributes, 0)
@@ -70,9 +78,16 @@ struct StepRun {
         let argv = [path] + arguments
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
+        // Compare's own environment, made explicitly: Swift on Darwin has no `environ`.
+        var cEnvironment =
+            ProcessInfo.processInfo.environment.sorted { $0.key < $1.key }.map {
+                strdup("\($0.key)=\($0.value)")
+            }
+            + [nil]
+        defer { for pointer in cEnvironment { free(pointer) } }
         var pid: pid_t = 0
         let spawned = lock.withLock {
-            let result = posix_spawn(&pid, path, &actions, &attributes, &cArguments, environ)
+            let result = posix_spawn(&pid, path, &actions, &attributes, &cArguments, &cEnvironment)
             if result == 0 { runningGroup = pid }
             return result
         }
