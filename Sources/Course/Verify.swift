@@ -66,7 +66,8 @@ enum Verify {
             func seconds(_ value: Double) -> String { String(format: "%.1f s", value) }
             Course.say(
                 "\ncheck time: median \(seconds(median(passingChecks))) over \(passingChecks.count) exercise(s) "
-                    + "(the passing check); over all \(allChecks.count) checks made, median "
+                    + "(the passing check, its runs; a write exercise's tests add a swift test --filter); "
+                    + "over all \(allChecks.count) checks made, median "
                     + "\(seconds(median(allChecks))), longest \(seconds(allChecks.max() ?? 0))")
         }
         Course.say(
