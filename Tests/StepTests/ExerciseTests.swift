@@ -86,6 +86,7 @@ struct ExerciseTests {
             && ["start", "check", "hint", "reset", "watch"].contains(words[index + 3])
         {
             let id = words[index + 4].trimmingCharacters(in: CharacterSet(charactersIn: ".,;:)"))
+            if words[index + 3] == "reset" && id == "--all" { continue }
             #expect(Exercises.named(id) != nil, "Walkthrough.md runs Course on an unknown exercise \(id)")
             named += 1
         }
@@ -154,7 +155,7 @@ struct ExerciseTests {
 
     @Test("A step's report is found after whatever the student's code printed before it")
     func reportAfterPrints() throws {
-        let json = #"{\n  "step": "Step2Background",\n  "metrics": {"decodes": 3}\n}\n"#
+        let json = "{\n  \"step\": \"Step2Background\",\n  \"metrics\": {\"decodes\": 3}\n}\n"
         let printed = "here {\n  \"step\": no\nrow 3 loaded\n" + json
         let report = try WorkbookPackage.report(fromOutput: Data(printed.utf8), of: "Step2Background")
         #expect(report.metrics["decodes"] == 3)
