@@ -205,28 +205,49 @@ struct WorkbookPackage {
         return lines.count == 1 ? String(shown) : "\(shown) (and \(lines.count - 1) more such line(s))"
     }
 
-    /// A step's report in what it printed: the `--json` object, which starts on a line of its own, after
-    /// whatever the student's code printed first.
+    /// A step's report in what it printed: the `--json` object, written in one piece, wherever the
+    /// student's own prints (buffered, so flushed in chunks at any moment) put it.
     static func report(fromOutput data: Data, of step: String) throws -> RunReport {
         let bytes = [UInt8](data)
         let marker = Array("{\n  \"step\":".utf8)
-        var start: Int?
         var index = bytes.count - marker.count
         while index >= 0 {
-            if (index == 0 || bytes[index - 1] == UInt8(ascii: "\n")), bytes[index] == marker[0],
-                Array(bytes[index..<(index + marker.count)]) == marker
+            if bytes[index] == marker[0], Array(bytes[index..<(index + marker.count)]) == marker,
+                let end = endOfObject(in: bytes, from: index),
+                let report = try? Self.report(fromJSON: Data(bytes[index...end]))
             {
-                start = index
-                break
+                return report
             }
             index -= 1
         }
-        guard let start, let report = try? Self.report(fromJSON: Data(bytes[start...])) else {
-            throw CourseError(
-                "\(step) printed no --json report that Course could read: does your code print something "
-                    + "after the report, or stop the step early?")
+        throw CourseError(
+            "\(step) printed no --json report that Course could read: does your code stop the step early?")
+    }
+
+    /// The index of the `}` closing the JSON object that starts at `start`, skipping strings.
+    static func endOfObject(in bytes: [UInt8], from start: Int) -> Int? {
+        var depth = 0
+        var inString = false
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    index += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "{") {
+                depth += 1
+            } else if byte == UInt8(ascii: "}") {
+                depth -= 1
+                if depth == 0 { return index }
+            }
+            index += 1
         }
-        return report
+        return nil
     }
 
     /// A step's `--json` report as the exercises see it.

@@ -153,10 +153,11 @@ struct ExerciseTests {
         }
     }
 
-    @Test("A step's report is found after whatever the student's code printed before it")
+    @Test("A step's report is found among whatever the student's code printed around it")
     func reportAfterPrints() throws {
         let json = "{\n  \"step\": \"Step2Background\",\n  \"metrics\": {\"decodes\": 3}\n}\n"
-        let printed = "here {\n  \"step\": no\nrow 3 loaded\n" + json
+        // Buffered prints land before, inside a line around, and after the report.
+        let printed = "here {\n  \"step\": no\nrow 3 lo" + json + "aded\nrow 4 loaded\n"
         let report = try WorkbookPackage.report(fromOutput: Data(printed.utf8), of: "Step2Background")
         #expect(report.metrics["decodes"] == 3)
         #expect(throws: CourseError.self) {
