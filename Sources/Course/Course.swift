@@ -288,7 +288,7 @@ struct Course {
             let made = scratch.appendingPathComponent(students.lastPathComponent)
             try Self.text(of: recipe, package: package.folder).write(
                 to: made, atomically: true, encoding: .utf8)
-            return (made.path, "\(path) (not written yet: made as the walkthrough says)")
+            return (made.path, "\(path) (not written: made as the walkthrough says)")
         }
     }
 
