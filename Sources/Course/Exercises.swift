@@ -694,8 +694,7 @@ enum Exercises {
                     "a load cancelled on reuse but not forgotten", file: "MovieCell.swift",
                     inside: "func prepareForReuse", "            imageLoad = nil\n", ""),
                 Mutant(
-                    "a guard that returns where it should skip one load", file: "ListViewController.swift",
-                    inside: "func finishLoads", "                continue\n", "                return\n"),
+                    "a prepareForReuse that keeps the cell's load (only clears the image)", [noCancelOnReuse]),
             ]),
         Exercise(
             id: "4.8", title: "Write the cost-bounded LRU", step: 4,
