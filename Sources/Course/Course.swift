@@ -73,19 +73,26 @@ struct Course {
         let files = exercise.files(stepFolder: stepFolder)
         if progress.state(exercise.id) != .started {
             try progress.keepOriginals(exercise.id, files: files, package: package.folder)
-            if exercise.needsBaseline {
+            if exercise.needsBaseline || exercise.runs.contains(where: { $0.step == .previous }) {
                 say("Recording the runs of the code as shipped, to compare yours with…")
-                let baselines = try runAll(exercise, onlyThisStep: true)
-                let data = try JSONEncoder().encode(baselines)
-                try FileManager.default.createDirectory(
-                    at: progress.baselineFile(exercise.id).deletingLastPathComponent(),
-                    withIntermediateDirectories: true)
-                try data.write(to: progress.baselineFile(exercise.id))
+                let baselines = try runAll(exercise, only: .this)
+                try save(baselines, to: progress.baselineFile(exercise.id))
+                try save(try runAll(exercise, only: .previous), to: progress.previousFile(exercise.id))
             }
             if case .write(let blanks) = exercise.kind {
                 try blank(blanks, of: exercise, in: stepFolder)
+                for file in files {
+                    let kept = progress.blankedFolder(exercise.id).appendingPathComponent(file)
+                    try FileManager.default.createDirectory(
+                        at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try? FileManager.default.removeItem(at: kept)
+                    try FileManager.default.copyItem(
+                        at: package.folder.appendingPathComponent(file), to: kept)
+                }
             }
+            let wasDone = progress.state(exercise.id) == .done
             progress.set(exercise.id, .started)
+            if wasDone { say("(You passed this exercise before: the ✓ comes back with the next pass.)") }
             try progress.save()
         }
         say("Exercise \(exercise.id) · \(exercise.title) (\(kindWord(exercise)))\n")
@@ -98,6 +105,12 @@ struct Course {
         say(
             "\nWhen you are done: swift run Course check \(exercise.id)   (stuck? swift run Course hint \(exercise.id))"
         )
+    }
+
+    func save(_ runs: [String: RunReport], to file: URL) throws {
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try JSONEncoder().encode(runs).write(to: file)
     }
 
     /// Takes away the code a write exercise asks for, leaving `// TODO` lines with the task.
@@ -152,6 +165,24 @@ struct Course {
                 return fail(exercise, "you have not changed \(files.joined(separator: ", ")) yet")
             }
         }
+        if case .write = exercise.kind {
+            let files = exercise.files(stepFolder: stepFolder)
+            let untouched = files.filter { file in
+                let blanked = try? String(
+                    contentsOf: progress.blankedFolder(exercise.id).appendingPathComponent(file),
+                    encoding: .utf8)
+                return blanked != nil
+                    && blanked
+                        == (try? String(
+                            contentsOf: package.folder.appendingPathComponent(file), encoding: .utf8))
+            }
+            if untouched.count == files.count {
+                return fail(
+                    exercise,
+                    "nothing written yet: \(files.joined(separator: ", ")) still hold\(files.count == 1 ? "s" : "") "
+                        + "the // TODO that start left")
+            }
+        }
         var baselines: [String: RunReport] = [:]
         if exercise.needsBaseline {
             guard let data = try? Data(contentsOf: progress.baselineFile(exercise.id)) else {
@@ -161,9 +192,23 @@ struct Course {
             }
             baselines = try JSONDecoder().decode([String: RunReport].self, from: data)
         }
-        let runs: [String: RunReport]
+        var runs: [String: RunReport]
         do {
-            runs = try runAll(exercise, onlyThisStep: false)
+            // The previous step's code is untouched: its runs recorded at start stand (run now if missing).
+            if case .run = exercise.kind {
+                runs = try runAll(exercise)
+            } else {
+                runs = try runAll(exercise, only: .this)
+                let recorded = (try? Data(contentsOf: progress.previousFile(exercise.id))).flatMap {
+                    try? JSONDecoder().decode([String: RunReport].self, from: $0)
+                }
+                let previous = exercise.runs.filter { $0.step == .previous }
+                if let recorded, previous.allSatisfy({ recorded[$0.label] != nil }) {
+                    runs.merge(recorded) { mine, _ in mine }
+                } else if !previous.isEmpty {
+                    runs.merge(try runAll(exercise, only: .previous)) { mine, _ in mine }
+                }
+            }
         } catch let error as CourseError {
             return fail(exercise, error.description)
         }
@@ -197,9 +242,10 @@ struct Course {
         return false
     }
 
-    /// Builds the steps an exercise plays and runs them; with `onlyThisStep`, just the exercise's step's runs.
-    func runAll(_ exercise: Exercise, onlyThisStep: Bool) throws -> [String: RunReport] {
-        let specs = exercise.runs.filter { !onlyThisStep || $0.step == .this }
+    /// Builds the steps an exercise plays and runs them; with `only`, just the runs of that step.
+    func runAll(_ exercise: Exercise, only: RunSpec.StepChoice? = nil) throws -> [String: RunReport] {
+        let specs = exercise.runs.filter { only == nil || $0.step == only }
+        if specs.isEmpty { return [:] }
         var built: Set<String> = []
         for spec in specs {
             guard let step = package.stepName(for: spec, of: exercise) else {
@@ -242,7 +288,7 @@ struct Course {
             let made = scratch.appendingPathComponent(students.lastPathComponent)
             try Self.text(of: recipe, package: package.folder).write(
                 to: made, atomically: true, encoding: .utf8)
-            return (made.path, "\(path) (not written yet: made as the walkthrough says)")
+            return (made.path, "\(path) (not written: made as the walkthrough says)")
         }
     }
 
@@ -276,15 +322,27 @@ struct Course {
         }
     }
 
-    /// Puts the exercise's files back as they were before `start` and forgets its progress.
+    /// Puts the exercise's files back as they were before `start` and forgets what `start` recorded; a
+    /// passed exercise keeps its ✓, one not passed yet goes back to not started.
     mutating func reset(_ exercise: Exercise) throws {
         let stepFolder = package.stepName(exercise.step) ?? ""
         let restored = try progress.restoreOriginals(
             exercise.id, files: exercise.files(stepFolder: stepFolder), package: package.folder)
-        try? FileManager.default.removeItem(at: progress.baselineFile(exercise.id))
-        progress.set(exercise.id, .notStarted)
+        progress.forgetRecords(exercise.id)
+        let passed = progress.state(exercise.id) == .done || progress.hasPassed(exercise.id)
+        progress.set(exercise.id, passed ? .done : .notStarted)
         try progress.save()
-        say("Reset \(exercise.id): \(restored) file(s) restored.")
+        say(
+            "Reset \(exercise.id): \(restored) file(s) restored"
+                + (passed ? "; you passed it before, so it stays ✓ done." : "."))
+    }
+
+    /// Resets every exercise with files kept by `start`: the whole package back to the code as shipped.
+    mutating func resetAll() throws {
+        let ids = Set(progress.exercisesWithOriginals).union(
+            Exercises.all.filter { progress.state($0.id) == .started }.map(\.id))
+        if ids.isEmpty { say("Nothing to reset: no exercise has changed a file.") }
+        for exercise in Exercises.all where ids.contains(exercise.id) { try reset(exercise) }
     }
 
     // MARK: watch
@@ -303,15 +361,17 @@ struct Course {
                 (try? FileManager.default.attributesOfItem(atPath: $0.path))?[.modificationDate] as? Date
             }
         }
-        say("Watching \(exercise.id): saving a file checks it again. Ctrl-C stops.")
+        say("Watching \(exercise.id): saving a file checks it again, passed or not. Ctrl-C stops.")
         var last = stamps()
-        if try check(exercise) { return }
+        try check(exercise)
+        say("(still watching \(exercise.id); Ctrl-C stops)")
         while true {
             Thread.sleep(forTimeInterval: 1)
             let now = stamps()
             if now != last {
                 last = now
-                if try check(exercise) { return }
+                try check(exercise)
+                say("(still watching \(exercise.id); Ctrl-C stops)")
             }
         }
     }

@@ -34,9 +34,9 @@ struct Exercise: Sendable {
     let expectations: [Expectation]
     /// Test suites of the step (a `swift test --filter` pattern) that must pass too; nil for none.
     var tests: String? = nil
-    /// Wrong solutions `verify` makes from the code as shipped (each a list of edits) and `check` must
-    /// fail: proof that the exercise catches the mistake it is about.
-    var mutants: [[Edit]] = []
+    /// Wrong solutions `verify` makes from the code as shipped and `check` must fail: proof that the
+    /// exercise catches the mistakes students make. Every write exercise has at least three.
+    var mutants: [Mutant] = []
 
     /// The files the exercise edits, relative to the package.
     func files(stepFolder: String) -> [String] {
@@ -49,7 +49,10 @@ struct Exercise: Sendable {
 
     /// Whether `check` needs a run of the code as shipped, recorded by `start`, to compare against.
     var needsBaseline: Bool {
-        expectations.contains { $0.left.isBaseline || $0.right.isBaseline }
+        expectations.contains { expectation in
+            if case .finalScreenAsShipped? = expectation.invariant?.0 { return true }
+            return expectation.left.isBaseline || expectation.right.isBaseline
+        }
     }
 }
 
@@ -64,6 +67,27 @@ struct Edit: Sendable {
     let old: String
     let new: String
     var occurrence = 1
+}
+
+/// A wrong solution of an exercise, made from the code as shipped: a mistake a student makes.
+struct Mutant: Sendable {
+    /// The mistake, as `verify` names it: "a failure recorded as .downloaded".
+    let mistake: String
+    let edits: [Edit]
+    /// Whether only the exercise's tests catch it, not its runs: `verify` then runs them too.
+    var byTests = false
+
+    init(_ mistake: String, _ edits: [Edit], byTests: Bool = false) {
+        self.mistake = mistake
+        self.edits = edits
+        self.byTests = byTests
+    }
+
+    /// The mistake of replacing `old` by `new` once, inside a declaration of a file.
+    init(_ mistake: String, file: String, inside: String, _ old: String, _ new: String, byTests: Bool = false)
+    {
+        self.init(mistake, [Edit(file: file, inside: inside, old: old, new: new)], byTests: byTests)
+    }
 }
 
 /// Code `start` takes away for the student to write: a declaration's body, or one statement (from the
@@ -156,6 +180,9 @@ struct Expectation: Sendable {
         case noDecodeAfterCancel
         /// No cell showed another row's poster.
         case noWrongImage
+        /// The final screen shows the same pictures (kinds and pixel hashes) as the same run of the code
+        /// as shipped, recorded at start.
+        case finalScreenAsShipped
     }
 
     let left: Quantity

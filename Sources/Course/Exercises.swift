@@ -188,8 +188,25 @@ enum Exercises {
                     .metric("main_thread_busy_ms", of: "step 1"), times: 0.2,
                     says: "the main thread should do a fraction of step 1's work"),
                 Expectation(.noWrongImage, on: "course", says: "no row should show another row's poster"),
+                Expectation(
+                    .metric("filters", of: "course"), .atMost, .baseline("filters", of: "course"),
+                    says: "only posters that downloaded should go on to the sepia filter, not a failure"),
+                Expectation(
+                    .finalScreenAsShipped, on: "course",
+                    says: "each row should end with the picture the code as shipped gives it"),
             ],
-            tests: "stepTwo|noWrongImages"),
+            tests: "stepTwo|noWrongImages",
+            mutants: [
+                Mutant(
+                    "a failure recorded as .downloaded", file: "ImageDownloader.swift", inside: "func main",
+                    "movieRecord.state = .failed", "movieRecord.state = .downloaded"),
+                Mutant(
+                    "a decoded poster never stored in the record", file: "ImageDownloader.swift",
+                    inside: "func main", "            movieRecord.image = image\n", ""),
+                Mutant(
+                    "a poster recorded as .filtered, skipping the filter", file: "ImageDownloader.swift",
+                    inside: "func main", "movieRecord.state = .downloaded", "movieRecord.state = .filtered"),
+            ]),
         Exercise(
             id: "2.5", title: "Write startDownloadForRecord", step: 2,
             kind: .write([Blank(file: "ListViewController.swift", declaration: "func startDownloadForRecord")]
@@ -207,7 +224,10 @@ enum Exercises {
                 "OperationQueue.main.addOperation { self.movieOperations.downloadsInProgress"
                     + ".removeValue(forKey: indexPath); self.tableView.reloadRows(at: [indexPath], with: .fade) }",
             ],
-            runs: [RunSpec(label: "course", step: .this, scenario: .builtIn("course"), traced: true)],
+            runs: [
+                RunSpec(label: "course", step: .this, scenario: .builtIn("course"), traced: true),
+                RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse")),
+            ],
             expectations: [
                 Expectation(.screenFilled, on: "course", says: "every row should end with its poster"),
                 Expectation(.noRequestOnMainThread, on: "course", says: "downloads should run on the queue"),
@@ -216,11 +236,42 @@ enum Exercises {
                     .baseline("requests_started", of: "course"),
                     says: "a row already downloading should not start a second download"),
                 Expectation(
+                    .metric("requests_started", of: "slow-reuse"), .atMost,
+                    .baseline("requests_started", of: "slow-reuse"),
+                    says:
+                        "a row that comes back while its poster downloads should not start a second download"),
+                Expectation(
                     .metric("stops_unfilled", of: "course"), .atMost,
                     .baseline("stops_unfilled", of: "course"),
                     says: "each finished download should reload its row"),
+                Expectation(
+                    .metric("duplicate_downloads", of: "course"), .atMost,
+                    .baseline("duplicate_downloads", of: "course"),
+                    says: "a row already downloading should not download its poster again"),
+                Expectation(
+                    .finalScreenAsShipped, on: "course",
+                    says: "each row should end with the picture the code as shipped gives it"),
             ],
-            tests: "stepTwo|noWrongImages"),
+            tests: "stepTwo|noWrongImages",
+            mutants: [
+                Mutant(
+                    "no test for a download already in progress", file: "ListViewController.swift",
+                    inside: "func startDownloadForRecord",
+                    "        if movieOperations.downloadsInProgress[indexPath] != nil {\n            return\n        }\n",
+                    ""),
+                Mutant(
+                    "the downloader never recorded in downloadsInProgress", file: "ListViewController.swift",
+                    inside: "func startDownloadForRecord",
+                    "        movieOperations.downloadsInProgress[indexPath] = downloader\n", ""),
+                Mutant(
+                    "the row never reloaded when its download finishes", file: "ListViewController.swift",
+                    inside: "func startDownloadForRecord",
+                    "                self.tableView.reloadRows(at: [indexPath], with: .fade)\n", ""),
+                Mutant(
+                    "the downloader never added to the queue", file: "ListViewController.swift",
+                    inside: "func startDownloadForRecord",
+                    "        movieOperations.downloadQueue.addOperation(downloader)\n", ""),
+            ]),
     ]
 
     // MARK: Chapter 3
@@ -309,6 +360,8 @@ enum Exercises {
                 RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling")),
                 RunSpec(label: "step 2", step: .previous, scenario: .builtIn("long-fling")),
                 RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
+                RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse")),
+                RunSpec(label: "flaky", step: .this, scenario: .builtIn("flaky")),
             ],
             expectations: [
                 Expectation(
@@ -326,8 +379,35 @@ enum Exercises {
                     .metric("time_to_visible_ms_p95", of: "long-fling"), .atMost,
                     .baseline("time_to_visible_ms_p95", of: "long-fling"), times: 1.1,
                     says: "the stops should fill as fast as with the code as shipped"),
+                Expectation(
+                    .metric("stops_unfilled", of: "slow-reuse"), .atMost,
+                    .baseline("stops_unfilled", of: "slow-reuse"),
+                    says: "a row that comes back after its work was cancelled should start again: "
+                        + "is a cancelled operation removed from its map?"),
+                Expectation(
+                    .metric("stops_unfilled", of: "flaky"), .atMost, .baseline("stops_unfilled", of: "flaky"),
+                    says: "a row that comes back after its work was cancelled should start again: "
+                        + "is a cancelled operation removed from its map?"),
+                Expectation(
+                    .metric("requests_started", of: "slow-reuse"), .atMost,
+                    .baseline("requests_started", of: "slow-reuse"),
+                    says: "work for rows that left the screen should be cancelled, not left to run"),
             ],
-            tests: "stepThree"),
+            tests: "stepThree",
+            mutants: [
+                Mutant(
+                    "a download cancelled but not removed from downloadsInProgress",
+                    file: "ListViewController.swift", inside: "func loadImagesForOnscreenCells",
+                    "            movieOperations.downloadsInProgress.removeValue(forKey: indexPath)\n", ""),
+                Mutant(
+                    "a download removed from its map but never cancelled", file: "ListViewController.swift",
+                    inside: "func loadImagesForOnscreenCells", "                pendingDownload.cancel()\n",
+                    ""),
+                Mutant(
+                    "visible rows never started", file: "ListViewController.swift",
+                    inside: "func loadImagesForOnscreenCells",
+                    "            startOperationsForMovieRecord(recordToProcess, indexPath: indexPath)\n", ""),
+            ]),
         Exercise(
             id: "3.5", title: "Write the suspension and the scroll callbacks", step: 3,
             kind: .write([
@@ -370,11 +450,15 @@ enum Exercises {
             ],
             tests: "stepThree",
             mutants: [
-                [
-                    Edit(
-                        file: "ListViewController.swift", inside: "func scrollViewWillBeginDragging",
-                        old: "        suspendAllOperations()\n", new: "")
-                ]
+                Mutant(
+                    "no suspension when a drag begins", file: "ListViewController.swift",
+                    inside: "func scrollViewWillBeginDragging", "        suspendAllOperations()\n", ""),
+                Mutant(
+                    "work started when a drag ends into a deceleration", file: "ListViewController.swift",
+                    inside: "func scrollViewDidEndDragging", "if !decelerate {", "if true {"),
+                Mutant(
+                    "queues never resumed after a deceleration", file: "ListViewController.swift",
+                    inside: "func scrollViewDidEndDecelerating", "        resumeAllOperations()\n", ""),
             ]),
         Exercise(
             id: "3.6", title: "Write the cancellable ImageDownloader", step: 3,
@@ -401,15 +485,42 @@ enum Exercises {
                 Expectation(
                     .metric("decodes", of: "slow-reuse"), .atMost, .baseline("decodes", of: "slow-reuse"),
                     says: "no more decodes than the code as shipped"),
+                Expectation(
+                    .metric("filters", of: "course"), .atMost, .baseline("filters", of: "course"),
+                    says: "only posters that downloaded should go on to the sepia filter, not a failure"),
+                Expectation(
+                    .finalScreenAsShipped, on: "slow-reuse",
+                    says: "each row should end with the picture the code as shipped gives it"),
+                Expectation(
+                    .finalScreenAsShipped, on: "course",
+                    says: "each row should end with the picture the code as shipped gives it"),
             ],
             tests: "stepThree",
             mutants: [
-                [
-                    Edit(
-                        file: "ImageDownloader.swift", inside: "func main",
-                        old: "        if isCancelled {\n            return\n        }\n", new: "",
-                        occurrence: 2)
-                ]
+                Mutant(
+                    "no isCancelled check after the download",
+                    [
+                        Edit(
+                            file: "ImageDownloader.swift", inside: "func main",
+                            old: "        if isCancelled {\n            return\n        }\n", new: "",
+                            occurrence: 2)
+                    ]),
+                Mutant(
+                    "the second check after the decode, not before it",
+                    [
+                        Edit(
+                            file: "ImageDownloader.swift", inside: "func main",
+                            old: "        if isCancelled {\n            return\n        }\n", new: "",
+                            occurrence: 2),
+                        Edit(
+                            file: "ImageDownloader.swift", inside: "func main",
+                            old: "if let imageData, let image = Image(data: imageData) {\n",
+                            new: "if let imageData, let image = Image(data: imageData) {\n"
+                                + "            if isCancelled {\n                return\n            }\n"),
+                    ]),
+                Mutant(
+                    "a failure recorded as .downloaded", file: "ImageDownloader.swift", inside: "func main",
+                    "movieRecord.state = .failed", "movieRecord.state = .downloaded"),
             ]),
     ]
 
@@ -573,7 +684,18 @@ enum Exercises {
                     .baseline("bytes_wasted", of: "slow-reuse"),
                     times: 1.1, says: "loads for rows that left should stop, not waste bytes"),
             ],
-            tests: "noWrongImages|stepFourHasNoLateCompletions"),
+            tests: "noWrongImages|stepFourHasNoLateCompletions",
+            mutants: [
+                Mutant(
+                    "a guard without the identity test", file: "ListViewController.swift",
+                    inside: "func finishLoads",
+                    ", cell.imageLoad === load || !configuration.isCancelOnReuseEnabled", ""),
+                Mutant(
+                    "a load cancelled on reuse but not forgotten", file: "MovieCell.swift",
+                    inside: "func prepareForReuse", "            imageLoad = nil\n", ""),
+                Mutant(
+                    "a prepareForReuse that keeps the cell's load (only clears the image)", [noCancelOnReuse]),
+            ]),
         Exercise(
             id: "4.8", title: "Write the cost-bounded LRU", step: 4,
             kind: .write([Blank(file: "ImageCache.swift", declaration: "func setImage")]),
@@ -606,7 +728,23 @@ enum Exercises {
                     .baseline("peak_image_memory_bytes", of: "long-fling"),
                     says: "memory should stay within the bound"),
             ],
-            tests: "ImageCacheTests|stepFourBoundsMemory"),
+            tests: "ImageCacheTests|stepFourBoundsMemory",
+            mutants: [
+                Mutant(
+                    "an LRU that evicts the newest", file: "ImageCache.swift", inside: "func setImage",
+                    "entries.min(by:", "entries.max(by:"),
+                Mutant(
+                    "a cost counted twice", file: "ImageCache.swift", inside: "func setImage",
+                    "        totalCost += image.cost\n", "        totalCost += image.cost * 2\n"),
+                Mutant(
+                    "a cost never added to the total", file: "ImageCache.swift", inside: "func setImage",
+                    "        totalCost += image.cost\n", ""),
+                Mutant(
+                    "a replaced entry's old cost kept in the total", file: "ImageCache.swift",
+                    inside: "func setImage", "        if let old = entries[url] { totalCost -= old.cost }\n",
+                    "",
+                    byTests: true),
+            ]),
         Exercise(
             id: "4.9", title: "Write the hashed disk-cache name", step: 4,
             kind: .write([
@@ -624,9 +762,30 @@ enum Exercises {
                 "url.lastPathComponent is not enough: …/spst/…/p2271600704.png and …/mpst/…/p2271600704.png collide.",
                 "directory.appendingPathComponent(FNV1a64.hexDigest(of: url.absoluteString) + \".poster\")",
             ],
-            runs: [RunSpec(label: "relaunch", step: .this, scenario: .builtIn("relaunch"))],
+            runs: [
+                RunSpec(label: "relaunch", step: .this, scenario: .builtIn("relaunch")),
+                RunSpec(label: "shared name", step: .this, scenario: sharedName),
+                RunSpec(
+                    label: "first", step: .this, scenario: .builtIn("relaunch"),
+                    options: ["--cache-dir", "{cache}"]
+                ),
+                RunSpec(
+                    label: "again", step: .this, scenario: .builtIn("relaunch"),
+                    options: ["--cache-dir", "{cache}"]
+                ),
+            ],
             expectations: [
                 Expectation(.noWrongImage, on: "relaunch", says: "no cell should show another row's poster"),
+                Expectation(
+                    .metric("requests_started", of: "shared name"), .atMost,
+                    .baseline("requests_started", of: "shared name"),
+                    says:
+                        "rows 24 and 27, whose URLs end in the same file name, should each keep their own file"
+                ),
+                Expectation(
+                    .metric("requests_started", of: "again"), .atMost,
+                    .baseline("requests_started", of: "again"),
+                    says: "a second run with the same --cache-dir should find the files the first wrote"),
                 Expectation(
                     .metric("disk_cache_hits", of: "relaunch"), .atLeast,
                     .baseline("disk_cache_hits", of: "relaunch"),
@@ -636,8 +795,43 @@ enum Exercises {
                     .baseline("requests_started", of: "relaunch"),
                     says: "no poster should be downloaded again because its file was another's"),
             ],
-            tests: "DiskCacheDamageTests|stepFourRelaunchesFromDisk"),
+            tests: "DiskCacheDamageTests|stepFourRelaunchesFromDisk",
+            mutants: [
+                Mutant(
+                    "a file named after url.lastPathComponent", file: "DiskCache.swift",
+                    inside: "func fileURL",
+                    "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"", "url.lastPathComponent"),
+                Mutant(
+                    "a hash of the last path component only", file: "DiskCache.swift", inside: "func fileURL",
+                    "url.absoluteString", "url.lastPathComponent"),
+                Mutant(
+                    "a name from hashValue, which changes from run to run", file: "DiskCache.swift",
+                    inside: "func fileURL", "FNV1a64.hexDigest(of: url.absoluteString)",
+                    "String(url.absoluteString.hashValue)"),
+                Mutant(
+                    "the whole URL as the file name", file: "DiskCache.swift", inside: "func fileURL",
+                    "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"", "url.absoluteString"),
+            ]),
     ]
+
+    /// Rows 24 and 27 of the catalog: URLs that end in the same file name (`…/spst/…/p2271600704.png`
+    /// and `…/mpst/…/p2271600704.png`), loaded, then loaded again from disk after a relaunch.
+    static let sharedName = ScenarioChoice.file(
+        path: "out/shared-name.scenario",
+        make: .text(
+            """
+            # Rows 24 and 27 have URLs with the same last path component.
+            rows 60
+            seed 7
+            wait 3s
+            drag to row 20 over 1s
+            wait 5s
+            relaunch
+            wait 3s
+            drag to row 20 over 1s
+            wait 5s
+
+            """))
 
     // MARK: Chapter 5
 
@@ -674,7 +868,10 @@ enum Exercises {
                 "load.waiters.removeValue(forKey: number) gives the row's continuation, if it still waits.",
                 "Only when load.waiters.isEmpty && !downloadSlots.isSuspended: stop(load, for: url).",
             ],
-            runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
+            runs: [
+                RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse")),
+                RunSpec(label: "mix-up", step: .this, scenario: .builtIn("mix-up")),
+            ],
             expectations: [
                 Expectation(.screenFilled, on: "slow-reuse", says: "every row should end with its poster"),
                 Expectation(
@@ -685,6 +882,34 @@ enum Exercises {
                     .metric("bytes_wasted", of: "slow-reuse"), .atMost,
                     .baseline("bytes_wasted", of: "slow-reuse"),
                     times: 1.1, says: "rows that left should not keep downloading"),
+                Expectation(
+                    .metric("placeholder_row_seconds", of: "slow-reuse"), .atMost,
+                    .baseline("placeholder_row_seconds", of: "slow-reuse"),
+                    says: "a load should not stop while the user scrolls: a row they come back to waits again"
+                ),
+                Expectation(.screenFilled, on: "mix-up", says: "every row should end with its poster"),
+                Expectation(
+                    .noWrongImage, on: "mix-up", says: "a row that left should not get its poster"),
+                Expectation(
+                    .finalScreenAsShipped, on: "mix-up",
+                    says: "row 13 should still get the poster row 15 gave up: is the load counted by rows?"),
+            ],
+            // A leave without the reference count (`if !downloadSlots.isSuspended`) is not among them: in
+            // step 5 as shipped a row gives up a shared load only while downloads are held (a drag) or on a
+            // load started at a stop, which finishes anyway, so no run can tell it from the right code.
+            mutants: [
+                Mutant(
+                    "a leave that never resumes the row's continuation", file: "ImageLoader.swift",
+                    inside: "private func leave", "        waiter.resume(throwing: CancellationError())\n", ""
+                ),
+                Mutant(
+                    "a load stopped even while the user scrolls", file: "ImageLoader.swift",
+                    inside: "private func leave", "if load.waiters.isEmpty && !downloadSlots.isSuspended {",
+                    "if load.waiters.isEmpty {"),
+                Mutant(
+                    "the row's continuation looked up but not removed", file: "ImageLoader.swift",
+                    inside: "private func leave", "load.waiters.removeValue(forKey: number)",
+                    "load.waiters[number]"),
             ]),
     ]
 

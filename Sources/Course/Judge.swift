@@ -5,11 +5,30 @@ struct RunReport: Codable, Sendable {
     var oracle: [String: Double]
     /// What each row of the final screen shows: `image`, `placeholder` or `failed`.
     var finalShows: [String]
+    /// The pixel hash of each row's picture on the final screen (empty for a placeholder).
+    var finalHashes: [String] = []
     /// The trace, when the run was traced (not kept in recorded baselines).
     var events: [TraceLine] = []
 
     enum CodingKeys: String, CodingKey {
-        case metrics, oracle, finalShows
+        case metrics, oracle, finalShows, finalHashes
+    }
+
+    init(
+        metrics: [String: Double], oracle: [String: Double], finalShows: [String], finalHashes: [String] = []
+    ) {
+        self.metrics = metrics
+        self.oracle = oracle
+        self.finalShows = finalShows
+        self.finalHashes = finalHashes
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        metrics = try container.decode([String: Double].self, forKey: .metrics)
+        oracle = try container.decode([String: Double].self, forKey: .oracle)
+        finalShows = try container.decode([String].self, forKey: .finalShows)
+        finalHashes = try container.decodeIfPresent([String].self, forKey: .finalHashes) ?? []
     }
 }
 
@@ -37,6 +56,10 @@ enum Judge {
     {
         if let (invariant, label) = expectation.invariant {
             guard let run = runs[label] else { return "internal: no run \(label)" }
+            if case .finalScreenAsShipped = invariant {
+                guard let shipped = baselines[label] else { return "internal: no recorded run \(label)" }
+                return screenDifference(run, shipped).map { "\(expectation.says) (\($0))" }
+            }
             return violation(of: invariant, in: run).map { "\(expectation.says) (\($0))" }
         }
         guard let left = value(expectation.left, runs: runs, baselines: baselines),
@@ -103,7 +126,26 @@ enum Judge {
             return onMain.isEmpty ? nil : "\(onMain.count) request(s) started on the main thread"
         case .noDecodeAfterCancel:
             return decodeAfterCancel(in: run.events)
+        case .finalScreenAsShipped:
+            return nil
         }
+    }
+
+    /// The first row whose final picture differs between a run and the same run of the code as shipped.
+    static func screenDifference(_ run: RunReport, _ shipped: RunReport) -> String? {
+        for row in 0..<max(run.finalShows.count, shipped.finalShows.count) {
+            let mine = row < run.finalShows.count ? run.finalShows[row] : "nothing"
+            let theirs = row < shipped.finalShows.count ? shipped.finalShows[row] : "nothing"
+            let myHash = row < run.finalHashes.count ? run.finalHashes[row] : ""
+            let theirHash = row < shipped.finalHashes.count ? shipped.finalHashes[row] : ""
+            if mine != theirs {
+                return "final screen row \(row + 1) shows \(mine) where the code as shipped shows \(theirs)"
+            }
+            if myHash != theirHash {
+                return "final screen row \(row + 1) shows another picture (\(mine)) than the code as shipped"
+            }
+        }
+        return nil
     }
 
     /// Replays each worker thread: inside an `ImageDownloader` that ends cancelled, a request followed by a

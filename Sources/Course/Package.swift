@@ -94,54 +94,85 @@ struct WorkbookPackage {
         return URL(fileURLWithPath: outcome.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    /// How long one run of the student's step may take, in seconds (a debug run of a scenario takes a
-    /// few, or a minute on a busy machine); runs of untouched steps have no limit.
-    static let runTimeLimit = 150.0
+    /// How long one run of the student's step may take, in seconds (a debug run of a built-in scenario
+    /// takes one or two, or ten on a busy machine); runs of untouched steps have no limit.
+    static let runTimeLimit = 60.0
+
+    /// The most bytes a run may write to its standard output, standard error or trace before it is
+    /// stopped: a report is a few kilobytes and a built-in scenario's trace under a megabyte.
+    static let outputLimit = 64_000_000
 
     /// Runs a built step with `--json` (and `--trace` when asked) and reads its report.
+    ///
+    /// The step writes into files, not pipes, so a process it leaves behind holding its output cannot
+    /// keep the check waiting; a step that runs too long or writes too much is stopped.
     func run(
         _ step: String, scenario: String, options: [String], traced: Bool, limited: Bool, bin: URL,
         scratch: URL
     ) throws -> RunReport {
         var arguments = ["--json", "--scenario", scenario] + options
-        let trace = scratch.appendingPathComponent("\(step)-\(UUID().uuidString).trace")
+        let name = "\(step)-\(UUID().uuidString)"
+        let trace = scratch.appendingPathComponent("\(name).trace")
+        let outputFile = scratch.appendingPathComponent("\(name).out")
+        let errorFile = scratch.appendingPathComponent("\(name).err")
+        defer {
+            for file in [trace, outputFile, errorFile] { try? FileManager.default.removeItem(at: file) }
+        }
         if traced { arguments += ["--trace", trace.path] }
+        guard FileManager.default.createFile(atPath: outputFile.path, contents: nil),
+            FileManager.default.createFile(atPath: errorFile.path, contents: nil),
+            let output = FileHandle(forWritingAtPath: outputFile.path),
+            let errors = FileHandle(forWritingAtPath: errorFile.path)
+        else { throw CourseError("cannot make the files for \(step)'s output in \(scratch.path)") }
         let process = Process()
         process.executableURL = bin.appendingPathComponent(step)
         process.arguments = arguments
         process.currentDirectoryURL = folder
-        let output = Pipe()
-        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        // A step whose code loops (a row that reloads itself forever) never ends: stop it after a while.
-        let watched = Watched(process)
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.runTimeLimit) {
-            if limited, watched.process.isRunning {
-                watched.timedOut = true
-                watched.process.terminate()
+        try? output.close()
+        try? errors.close()
+        let started = Date()
+        var stopped: String?
+        while process.isRunning {
+            Thread.sleep(forTimeInterval: 0.05)
+            if limited, Date().timeIntervalSince(started) > Self.runTimeLimit {
+                stopped =
+                    "\(step) did not finish \(scenario) within \(Int(Self.runTimeLimit)) s: does something "
+                    + "loop, such as a row reloaded again and again with no work done?"
+            } else if let file = [outputFile, errorFile, trace].first(where: {
+                Self.size(of: $0) > Self.outputLimit
+            }) {
+                stopped =
+                    "\(step) wrote more than \(Self.outputLimit / 1_000_000) MB to its "
+                    + "\(file == trace ? "trace" : file == errorFile ? "standard error" : "output") on \(scenario): "
+                    + "stopped. Does a print run in a loop?"
+            }
+            if stopped != nil {
+                process.terminate()
+                break
             }
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        if watched.timedOut {
-            throw CourseError(
-                "\(step) did not finish \(scenario) within \(Int(Self.runTimeLimit)) s: does something loop, "
-                    + "such as a row reloaded again and again with no work done?")
-        }
+        if let stopped { throw CourseError(stopped) }
+        let message = Self.head(of: errorFile)
         guard process.terminationStatus == 0 else {
-            let said = String(decoding: message, as: UTF8.self).split(separator: "\n").prefix(3)
-                .joined(separator: "\n")
+            let said = message.split(separator: "\n").prefix(3).joined(separator: "\n")
             let crashed = process.terminationReason == .uncaughtSignal
             throw CourseError(
                 "\(step) \(crashed ? "crashed" : "failed") on \(scenario)"
                     + (said.isEmpty ? "" : ": \(said)"))
         }
-        var report = try Self.report(fromJSON: data)
+        if let warning = Self.runtimeWarning(in: message) {
+            throw CourseError("\(step) warned on \(scenario): \(warning)")
+        }
+        guard Self.size(of: outputFile) <= Self.outputLimit,
+            let data = FileManager.default.contents(atPath: outputFile.path)
+        else { throw CourseError("\(step)'s output on \(scenario) could not be read") }
+        var report = try Self.report(fromOutput: data, of: step)
         if traced {
-            defer { try? FileManager.default.removeItem(at: trace) }
             do {
                 report.events = Self.events(fromTrace: try BoundedFile.read(trace.path, as: .trace))
             } catch {
@@ -149,6 +180,74 @@ struct WorkbookPackage {
             }
         }
         return report
+    }
+
+    /// A file's size in bytes (0 when it is missing).
+    static func size(of file: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// The first 64 KB of a file, as text.
+    static func head(of file: URL) -> String {
+        guard let handle = FileHandle(forReadingAtPath: file.path) else { return "" }
+        defer { try? handle.close() }
+        return String(decoding: handle.readData(ofLength: 65_536), as: UTF8.self)
+    }
+
+    /// The first line of a step's standard error that says the Swift runtime or the step itself saw
+    /// something wrong (a continuation resumed twice or never, a fatal error), counted; nil when none.
+    static func runtimeWarning(in errors: String) -> String? {
+        let lines = errors.split(separator: "\n").filter { line in
+            ["MISUSE", "warning", "Warning", "error", "Error", "Fatal"].contains { line.contains($0) }
+        }
+        guard let first = lines.first else { return nil }
+        let shown = first.count > 240 ? first.prefix(240) + "…" : first
+        return lines.count == 1 ? String(shown) : "\(shown) (and \(lines.count - 1) more such line(s))"
+    }
+
+    /// A step's report in what it printed: the `--json` object, written in one piece, wherever the
+    /// student's own prints (buffered, so flushed in chunks at any moment) put it.
+    static func report(fromOutput data: Data, of step: String) throws -> RunReport {
+        let bytes = [UInt8](data)
+        let marker = Array("{\n  \"step\":".utf8)
+        var index = bytes.count - marker.count
+        while index >= 0 {
+            if bytes[index] == marker[0], Array(bytes[index..<(index + marker.count)]) == marker,
+                let end = endOfObject(in: bytes, from: index),
+                let report = try? Self.report(fromJSON: Data(bytes[index...end]))
+            {
+                return report
+            }
+            index -= 1
+        }
+        throw CourseError(
+            "\(step) printed no --json report that Course could read: does your code stop the step early?")
+    }
+
+    /// The index of the `}` closing the JSON object that starts at `start`, skipping strings.
+    static func endOfObject(in bytes: [UInt8], from start: Int) -> Int? {
+        var depth = 0
+        var inString = false
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    index += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "{") {
+                depth += 1
+            } else if byte == UInt8(ascii: "}") {
+                depth -= 1
+                if depth == 0 { return index }
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// A step's `--json` report as the exercises see it.
@@ -161,7 +260,8 @@ struct WorkbookPackage {
         return RunReport(
             metrics: metrics.compactMapValues { ($0 as? NSNumber)?.doubleValue },
             oracle: oracle.compactMapValues { ($0 as? NSNumber)?.doubleValue },
-            finalShows: screen.map { $0["shows"] as? String ?? "?" })
+            finalShows: screen.map { $0["shows"] as? String ?? "?" },
+            finalHashes: screen.map { $0["image_hash"] as? String ?? "" })
     }
 
     /// A `--trace` file's events (JSON Lines, one object per line), with the fields the exercises read:
@@ -183,13 +283,6 @@ struct WorkbookPackage {
             return TraceLine(name: name, fields: fields)
         }
     }
-}
-
-/// A running step, watched by the timer that stops it.
-final class Watched: @unchecked Sendable {
-    let process: Process
-    var timedOut = false
-    init(_ process: Process) { self.process = process }
 }
 
 /// A problem `Course` reports in one line.

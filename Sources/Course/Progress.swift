@@ -1,7 +1,8 @@
 import Foundation
 
 /// The student's progress: one small text file, `.course/progress`, ignored by git, with a line per
-/// exercise touched: `2.4 started 1` (the id, `started` or `done`, and how many hints were given).
+/// exercise touched: `2.4 started 1` (the id, `started` or `done`, and how many hints were given), with
+/// `passed` after it when an exercise started again had passed before.
 ///
 /// Beside it, in the same `.course` folder, `originals/<id>/` keeps the files an exercise changed as they
 /// were before `start` (so `reset` needs no git) and `baselines/<id>.json` the runs of that code.
@@ -15,6 +16,7 @@ struct Progress {
     struct Entry {
         var state: State
         var hints: Int
+        var passed = false
     }
 
     /// The progress folder, `.course` in the package.
@@ -34,18 +36,24 @@ struct Progress {
                 current = words[1]
                 continue
             }
-            guard words.count == 3, let state = State(rawValue: words[1]), let hints = Int(words[2]) else {
+            guard words.count == 3 || words.count == 4, let state = State(rawValue: words[1]),
+                let hints = Int(words[2])
+            else {
                 continue
             }
-            entries[words[0]] = Entry(state: state, hints: hints)
+            entries[words[0]] = Entry(
+                state: state, hints: hints, passed: state == .done || words.last == "passed")
         }
     }
 
     func state(_ id: String) -> State { entries[id]?.state ?? .notStarted }
     func hints(_ id: String) -> Int { entries[id]?.hints ?? 0 }
+    /// Whether the exercise passed a check once, even if started again since.
+    func hasPassed(_ id: String) -> Bool { entries[id]?.passed ?? false }
 
     mutating func set(_ id: String, _ state: State) {
         entries[id, default: Entry(state: .notStarted, hints: 0)].state = state
+        if state == .done { entries[id]?.passed = true }
         if state == .started { current = id }
     }
 
@@ -57,7 +65,9 @@ struct Progress {
     func save() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var lines = entries.keys.sorted(by: Self.courseOrder).map { id in
-            "\(id) \(entries[id]!.state == .started ? "started" : entries[id]!.state.rawValue) \(entries[id]!.hints)"
+            let entry = entries[id]!
+            return "\(id) \(entry.state == .started ? "started" : entry.state.rawValue) \(entry.hints)"
+                + (entry.passed && entry.state != .done ? " passed" : "")
         }
         if let current { lines.insert("current \(current)", at: 0) }
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
@@ -78,6 +88,31 @@ struct Progress {
 
     func baselineFile(_ id: String) -> URL {
         folder.appendingPathComponent("baselines/\(id).json")
+    }
+
+    /// The runs of the step before the exercise's (code the student does not touch), recorded by `start`.
+    func previousFile(_ id: String) -> URL {
+        folder.appendingPathComponent("baselines/\(id)-previous.json")
+    }
+
+    /// The files of a write exercise as `start` left them, with the `// TODO`s, to tell untouched ones.
+    func blankedFolder(_ id: String) -> URL {
+        folder.appendingPathComponent("blanked/\(id)", isDirectory: true)
+    }
+
+    /// Forgets what `start` recorded for an exercise: its runs and its blanked files.
+    func forgetRecords(_ id: String) {
+        for item in [baselineFile(id), previousFile(id), blankedFolder(id)] {
+            try? FileManager.default.removeItem(at: item)
+        }
+    }
+
+    /// The exercises with kept originals: the ones `reset --all` puts back.
+    var exercisesWithOriginals: [String] {
+        let names =
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: folder.appendingPathComponent("originals").path)) ?? []
+        return names.sorted(by: Self.courseOrder)
     }
 
     /// Copies the files an exercise will change, unless copies are already kept.

@@ -3,10 +3,38 @@ import Foundation
 /// `Course verify`: proves, in a scratch copy of the package, that every exercise judges as it should.
 ///
 /// A run exercise must pass as shipped. A change exercise must pass once its edit is made. A write
-/// exercise must fail right after `start` (so a student cannot pass without writing the code) and pass
-/// once the code as shipped is put back (the reference solution). The walkthrough's exercise lists must
-/// match the table. The steps' unit tests are left to `swift test`, which CI runs on the code as shipped.
+/// exercise must fail right after `start` (so a student cannot pass without writing the code), pass once
+/// the code as shipped is put back (the reference solution), and fail with each of its mutants (at least
+/// three wrong solutions). The walkthrough's exercise lists must match the table. The steps' unit tests
+/// run only for a mutant only they catch; the rest are left to `swift test`, which CI runs on the code as
+/// shipped. Every check is timed, and the median and the longest are printed at the end.
 enum Verify {
+    /// The fewest wrong solutions a write exercise must prove it catches.
+    static let mutantsPerWriteExercise = 3
+
+    /// How long each exercise's passing check took (the one a student who got it right waits for), and
+    /// every check `verify` made, in seconds.
+    nonisolated(unsafe) static var passingChecks: [Double] = []
+    nonisolated(unsafe) static var allChecks: [Double] = []
+
+    /// Runs a check and notes how long it took.
+    static func timed(representative: Bool = false, _ check: () throws -> Bool) rethrows -> Bool {
+        let started = Date()
+        let passed = try check()
+        let seconds = Date().timeIntervalSince(started)
+        allChecks.append(seconds)
+        if representative { passingChecks.append(seconds) }
+        return passed
+    }
+
+    /// The median of some numbers (0 for none).
+    static func median(_ numbers: [Double]) -> Double {
+        let sorted = numbers.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
     /// Verifies the exercises whose id starts with `prefix`; `here` works in the package itself (for a
     /// copy made to be thrown away), else in a scratch copy.
     static func run(prefix: String, from source: WorkbookPackage, here: Bool) throws -> Bool {
@@ -34,6 +62,14 @@ enum Verify {
                 Course.say("ok    \(exercise.id) \(exercise.title)")
             }
         }
+        if !allChecks.isEmpty {
+            func seconds(_ value: Double) -> String { String(format: "%.1f s", value) }
+            Course.say(
+                "\ncheck time: median \(seconds(median(passingChecks))) over \(passingChecks.count) exercise(s) "
+                    + "(the passing check, its runs; a write exercise's tests add a swift test --filter); "
+                    + "over all \(allChecks.count) checks made, median "
+                    + "\(seconds(median(allChecks))), longest \(seconds(allChecks.max() ?? 0))")
+        }
         Course.say(
             failures.isEmpty ? "\nevery exercise judges as it should" : "\n\(failures.count) problem(s)")
         return failures.isEmpty
@@ -47,7 +83,8 @@ enum Verify {
         }
         switch exercise.kind {
         case .run:
-            return try course.check(exercise, runTests: false) ? nil : course.lastFailure
+            return try timed(representative: true, { try course.check(exercise, runTests: false) })
+                ? nil : course.lastFailure
         case .change(let edits):
             try course.start(exercise)
             defer { _ = try? course.reset(exercise) }
@@ -60,12 +97,12 @@ enum Verify {
                 else { return "the edit does not apply: no \(edit.old.debugDescription) in \(edit.inside)" }
                 try changed.write(to: url, atomically: true, encoding: .utf8)
             }
-            return try course.check(exercise, runTests: false)
+            return try timed(representative: true, { try course.check(exercise, runTests: false) })
                 ? nil : "with the edit made: \(course.lastFailure ?? "")"
         case .write:
             try course.start(exercise)
             defer { _ = try? course.reset(exercise) }
-            if try course.check(exercise, runTests: false) {
+            if try timed({ try course.check(exercise, runTests: false) }) {
                 return "it passes with the code taken away: the check cannot tell"
             }
             let stubbed = course.lastFailure ?? ""
@@ -76,29 +113,38 @@ enum Verify {
                 try original.write(
                     to: package.folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
             }
-            guard try course.check(exercise, runTests: false) else {
+            guard try timed(representative: true, { try course.check(exercise, runTests: false) }) else {
                 return "the code as shipped does not pass: \(course.lastFailure ?? "")"
+            }
+            if exercise.mutants.count < Self.mutantsPerWriteExercise {
+                return "it has \(exercise.mutants.count) mutant(s): a write exercise needs at least "
+                    + "\(Self.mutantsPerWriteExercise), each a mistake students make"
             }
             for (number, mutant) in exercise.mutants.enumerated() {
                 var originals: [URL: String] = [:]
-                for edit in mutant {
+                for edit in mutant.edits {
                     let url = package.folder.appendingPathComponent("Sources/\(stepFolder)/\(edit.file)")
                     if originals[url] == nil { originals[url] = try String(contentsOf: url, encoding: .utf8) }
                     guard
                         let changed = SwiftSource.replacing(
                             edit.old, with: edit.new, occurrence: edit.occurrence, inside: edit.inside,
                             in: try String(contentsOf: url, encoding: .utf8))
-                    else { return "mutant \(number + 1) does not apply" }
+                    else {
+                        for (url, text) in originals {
+                            try text.write(to: url, atomically: true, encoding: .utf8)
+                        }
+                        return "mutant \(number + 1) (\(mutant.mistake)) does not apply: no "
+                            + "\(edit.old.debugDescription) in \(edit.inside)"
+                    }
                     try changed.write(to: url, atomically: true, encoding: .utf8)
                 }
-                let caught = !(try course.check(exercise, runTests: false))
+                let caught = !(try timed { try course.check(exercise, runTests: mutant.byTests) })
                 for (url, text) in originals { try text.write(to: url, atomically: true, encoding: .utf8) }
                 guard caught else {
-                    return "mutant \(number + 1) (a wrong solution) passes: the check cannot tell"
+                    return "mutant \(number + 1) (\(mutant.mistake)) passes: the check cannot tell"
                 }
-                Course.say(
-                    "      (mutant \(number + 1) caught: \(course.lastFailure?.split(separator: "\n").first ?? ""))"
-                )
+                let reason = course.lastFailure?.split(separator: "\n").first ?? ""
+                Course.say("      caught mutant \(number + 1), \(mutant.mistake): \(reason)")
             }
             Course.say("      (with the code taken away: \(stubbed.split(separator: "\n").first ?? ""))")
             return nil

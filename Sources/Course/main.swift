@@ -10,8 +10,9 @@ let usage = """
       start ID      prepare exercise ID (for a write exercise, takes the code away and leaves a // TODO)
       check [ID]    build the step, run the exercise's scenarios and judge them; a pass is recorded
       hint [ID]     one more hint each time
-      reset [ID]    put back the code as it was before start, and forget the exercise's progress
-      watch [ID]    check again every time you save
+      reset [ID]    put back the code as it was before start (a passed exercise stays done);
+                    reset --all does it for every exercise started
+      watch [ID]    check now and again every time you save, until Ctrl-C
       verify [ID]   for teachers and CI: prove every exercise (or those whose id starts with ID) judges
                     as it should, in a scratch copy (--here: in this folder, for a copy made to be thrown away)
 
@@ -56,6 +57,7 @@ enum CourseCommand {
             case "start": try course.start(exercise())
             case "check": exit(try course.check(exercise()) ? 0 : 1)
             case "hint": try course.hint(exercise())
+            case "reset" where id == "--all": try course.resetAll()
             case "reset": try course.reset(exercise())
             case "watch": try course.watch(exercise())
             case "verify":

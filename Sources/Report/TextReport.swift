@@ -28,8 +28,13 @@ package enum TextReport {
             lines.append("")
             lines.append(contentsOf: result.notices)
         }
+        lines.append("")
+        lines.append(footer)
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The last line: where each line of the report is explained.
+    package static let footer = "What each line means: Walkthrough.md, \"How to read a report\"."
 
     /// One visible row as a line: row number, what it shows, its pixel hash and title.
     static func screenLine(_ row: ScreenRow) -> String {

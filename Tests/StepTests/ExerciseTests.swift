@@ -86,6 +86,7 @@ struct ExerciseTests {
             && ["start", "check", "hint", "reset", "watch"].contains(words[index + 3])
         {
             let id = words[index + 4].trimmingCharacters(in: CharacterSet(charactersIn: ".,;:)"))
+            if words[index + 3] == "reset" && id == "--all" { continue }
             #expect(Exercises.named(id) != nil, "Walkthrough.md runs Course on an unknown exercise \(id)")
             named += 1
         }
@@ -101,7 +102,7 @@ struct ExerciseTests {
                     contentsOf: Self.package.folder.appendingPathComponent("Sources/\(folder)/\(file)"),
                     encoding: .utf8)
             }
-            for edit in exercise.mutants.joined() {
+            for edit in exercise.mutants.flatMap(\.edits) {
                 let changed = SwiftSource.replacing(
                     edit.old, with: edit.new, occurrence: edit.occurrence, inside: edit.inside,
                     in: try text(edit.file))
@@ -137,6 +138,56 @@ struct ExerciseTests {
                 }
             }
         }
+    }
+
+    @Test("Every write exercise lists at least three mutants, each a named mistake")
+    func writeExercisesHaveMutants() {
+        for exercise in Exercises.all {
+            guard case .write = exercise.kind else { continue }
+            #expect(
+                exercise.mutants.count >= Verify.mutantsPerWriteExercise,
+                "exercise \(exercise.id) has \(exercise.mutants.count) mutant(s)")
+            for mutant in exercise.mutants {
+                #expect(!mutant.mistake.isEmpty && !mutant.edits.isEmpty, "exercise \(exercise.id)")
+            }
+        }
+    }
+
+    @Test("A step's report is found among whatever the student's code printed around it")
+    func reportAfterPrints() throws {
+        let json = "{\n  \"step\": \"Step2Background\",\n  \"metrics\": {\"decodes\": 3}\n}\n"
+        // Buffered prints land before, inside a line around, and after the report.
+        let printed = "here {\n  \"step\": no\nrow 3 lo" + json + "aded\nrow 4 loaded\n"
+        let report = try WorkbookPackage.report(fromOutput: Data(printed.utf8), of: "Step2Background")
+        #expect(report.metrics["decodes"] == 3)
+        #expect(throws: CourseError.self) {
+            try WorkbookPackage.report(fromOutput: Data("row 3 loaded\n".utf8), of: "Step2Background")
+        }
+    }
+
+    @Test("A runtime warning on standard error is one line, with how many more there were")
+    func runtimeWarningsAreCounted() {
+        let errors = String(
+            repeating: "SWIFT TASK CONTINUATION MISUSE: image(for:preview:) leaked its continuation\n",
+            count: 3)
+        #expect(
+            WorkbookPackage.runtimeWarning(in: errors)
+                == "SWIFT TASK CONTINUATION MISUSE: image(for:preview:) leaked its continuation "
+                + "(and 2 more such line(s))")
+        #expect(WorkbookPackage.runtimeWarning(in: "") == nil)
+        #expect(WorkbookPackage.runtimeWarning(in: "loaded row 3\n") == nil)
+    }
+
+    @Test("A final screen that differs from the code as shipped is named by its first differing row")
+    func finalScreensAreCompared() {
+        let shipped = RunReport(
+            metrics: [:], oracle: [:], finalShows: ["image", "failed"], finalHashes: ["ab", "cd"])
+        var mine = shipped
+        #expect(Judge.screenDifference(mine, shipped) == nil)
+        mine.finalHashes[1] = "ef"
+        #expect(Judge.screenDifference(mine, shipped)?.contains("row 2") == true)
+        mine.finalShows[0] = "placeholder"
+        #expect(Judge.screenDifference(mine, shipped)?.contains("row 1 shows placeholder") == true)
     }
 
     @Test("Every exercise names a step folder, has hints, and an id that fits its chapter")

@@ -151,28 +151,15 @@ struct ResourceBombTests {
     @Test(
         "Scenarios asking for minutes of work are refused at the line that asks, naming the limit",
         .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"),
-        arguments: [
-            ("screen row=1 height=10000\nrows 20000\nwait 1s\n", 1, "at most 100"),
-            (
-                "rows 200\n"
-                    + String(repeating: "drag to row 190 over 3600s\ndrag to row 0 over 3600s\n", count: 10),
-                3,
-                "at most 3600s"
-            ),
-            (
-                String(repeating: "fling to row 150\nfling to row 0\n", count: 30_000), 2001,
-                "at most 2000 actions"
-            ),
-            ("rows 1000000\nwait 1s\nfling to row 999999\nwait 2s\n", 1, "from 1 to 100000"),
-        ])
-    func scenarioBombs(text: String, line: Int, mentions: String) throws {
+        arguments: ScenarioBomb.all)
+    func scenarioBombs(bomb: ScenarioBomb) throws {
         let folder = try StepFixtures.folder("bomb-scenario")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let scenario = try StepFixtures.scenario(text, named: "bomb", in: folder)
+        let scenario = try StepFixtures.scenario(bomb.text, named: "bomb", in: folder)
         let outcome = try run(["--scenario", scenario], in: folder)
         #expect(outcome.status == 2)
-        #expect(outcome.errors.contains("bomb.scenario:\(line): "), "\(outcome.errors)")
-        #expect(outcome.errors.contains(mentions), "\(outcome.errors)")
+        #expect(outcome.errors.contains("bomb.scenario:\(bomb.line): "), "\(outcome.errors)")
+        #expect(outcome.errors.contains(bomb.mentions), "\(outcome.errors)")
         #expect(outcome.errors.split(separator: "\n").count == 1, "one line: \(outcome.errors)")
     }
 
@@ -186,4 +173,34 @@ struct ResourceBombTests {
         let rows = try #require(report["final_screen"] as? [[String: Any]])
         return rows.map { ($0["image_hash"] as? String) ?? "-" }
     }
+}
+
+/// A scenario that asks for too much, the line that asks, and what the refusal must say; named in the
+/// test's output by a few words, not by its text (one of them is 60,000 lines long).
+struct ScenarioBomb: Sendable, CustomTestStringConvertible {
+    let name: String
+    let text: String
+    let line: Int
+    let mentions: String
+
+    var testDescription: String { name }
+
+    static let all = [
+        ScenarioBomb(
+            name: "20,000 rows on a 10,000-point screen",
+            text: "screen row=1 height=10000\nrows 20000\nwait 1s\n",
+            line: 1, mentions: "at most 100"),
+        ScenarioBomb(
+            name: "hour-long drags",
+            text: "rows 200\n"
+                + String(repeating: "drag to row 190 over 3600s\ndrag to row 0 over 3600s\n", count: 10),
+            line: 3, mentions: "at most 3600s"),
+        ScenarioBomb(
+            name: "60,000 flings",
+            text: String(repeating: "fling to row 150\nfling to row 0\n", count: 30_000),
+            line: 2001, mentions: "at most 2000 actions"),
+        ScenarioBomb(
+            name: "a million rows", text: "rows 1000000\nwait 1s\nfling to row 999999\nwait 2s\n", line: 1,
+            mentions: "from 1 to 100000"),
+    ]
 }

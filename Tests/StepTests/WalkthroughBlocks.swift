@@ -2,6 +2,7 @@ import Foundation
 import Shared
 
 @testable import CLI
+@testable import Course
 @testable import Files
 @testable import Pictures
 @testable import Report
@@ -20,6 +21,10 @@ import Shared
 /// - `<!-- workbook: screen Step1Naive course 2 Pictures/x.png -->` likewise, for the `--export` picture of
 ///   the screen at that stop (`end` for the last screen); options may follow the step, as in
 ///   `screen Step4CacheAndPrefetch --without cancel-on-reuse mix-up end Pictures/x.png`.
+/// - `<!-- workbook: code Sources/Step5Concurrency/ImageLoader.swift | func image | return try await | 7 -->`
+///   holds code cut from a source file: inside the declaration (found as `Course` finds it, skipping
+///   comments and strings), the lines from the first one holding the text, as many as the number says
+///   (`all`: to the declaration's closing brace), unindented, in a Swift fence.
 /// `WORKBOOK_RECORD=1 swift test --filter Walkthrough` rewrites every block from fresh runs.
 enum WalkthroughBlocks {
     /// The path of `Walkthrough.md`, found from this source file.
@@ -163,9 +168,55 @@ enum WalkthroughBlocks {
                 body: try kind == "columns" ? AblationBlocks.columns(rest) : AblationBlocks.ablation(rest))
         case "step5-ablation":
             return Generated(body: try Step5Ablation.table())
+        case "code":
+            return Generated(body: try code(String(directive.dropFirst(kind.count))))
         default:
             throw WorkbookError.badInput("walkthrough: unknown directive “\(kind)”")
         }
+    }
+
+    /// The Swift fence a `code` directive's words (`PATH | DECLARATION | TEXT | COUNT`) cut from the sources.
+    static func code(_ words: String) throws -> String {
+        let parts = words.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 4, let path = parts.first, !path.isEmpty else {
+            throw WorkbookError.badInput(
+                "walkthrough: expected “code PATH | DECLARATION | TEXT | COUNT”, got “\(words)”")
+        }
+        let (declaration, text, count) = (parts[1], parts[2], parts[3])
+        let file = documentFolder.appendingPathComponent(path)
+        let source = try String(contentsOf: file, encoding: .utf8)
+        let bytes = Array(source.utf8)
+        guard let braces = SwiftSource.braces(of: declaration, in: bytes) else {
+            throw WorkbookError.badInput("walkthrough: no `\(declaration)` in \(path)")
+        }
+        // The declaration's own line: its last appearance before its brace.
+        var named = 0
+        while let next = SwiftSource.find(
+            Array(declaration.utf8), in: bytes, from: named + 1, before: braces.open)
+        {
+            named = next
+        }
+        guard
+            let found = SwiftSource.find(Array(text.utf8), in: bytes, from: named, before: braces.close + 1)
+        else { throw WorkbookError.badInput("walkthrough: no “\(text)” in `\(declaration)` of \(path)") }
+        let from = SwiftSource.startOfLine(at: found, in: bytes)
+        var lines: [String]
+        if count == "all" {
+            lines = String(decoding: bytes[from...braces.close], as: UTF8.self).components(separatedBy: "\n")
+        } else {
+            guard let wanted = Int(count), wanted > 0 else {
+                throw WorkbookError.badInput("walkthrough: “\(count)” is not a line count")
+            }
+            lines = Array(
+                String(decoding: bytes[from...braces.close], as: UTF8.self).components(separatedBy: "\n")
+                    .prefix(wanted))
+        }
+        let indent = lines.first.map { $0.prefix { $0 == " " }.count } ?? 0
+        let unindented = lines.map { line in
+            line.prefix(indent).allSatisfy { $0 == " " }
+                ? String(line.dropFirst(min(indent, line.count))) : line
+        }
+        return "```swift\n" + unindented.joined(separator: "\n") + "\n```"
     }
 
     /// A Markdown table: a row per metric, a column per run, and the oracle where one applies.

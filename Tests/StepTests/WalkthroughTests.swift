@@ -47,6 +47,45 @@ struct WalkthroughTests {
         }
     }
 
+    /// The names in the first column of the table under a heading: each backticked name, a name that
+    /// starts with `_` completing the one before it (`time_to_visible_ms_p50` / `_p95`).
+    static func firstColumnNames(under heading: String, in text: String) -> [String] {
+        var names: [String] = []
+        var inside = false
+        for line in text.components(separatedBy: "\n") {
+            if line.hasPrefix("#") {
+                inside = line == heading
+                continue
+            }
+            guard inside, line.hasPrefix("| `") else { continue }
+            let cell = line.dropFirst(2).prefix { $0 != "|" }
+            for (index, piece) in cell.split(separator: "`").enumerated() where index % 2 == 0 {
+                let name = String(piece)
+                if name.hasPrefix("_"), let last = names.last, let cut = last.lastIndex(of: "_") {
+                    names.append(String(last[..<cut]) + name)
+                } else if !name.trimmingCharacters(in: .whitespaces).isEmpty {
+                    names.append(name)
+                }
+            }
+        }
+        return names
+    }
+
+    @Test("How to read a report explains exactly the metrics a report has")
+    func metricTableMatchesTheReport() throws {
+        let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
+        let documented = Self.firstColumnNames(under: "### How to read a report", in: text)
+        let result = try SharedRuns.shared.result(.naive, "course")
+        #expect(documented.sorted() == result.metrics.entries.map(\.key).sorted())
+    }
+
+    @Test("The walkthrough's scenario table lists exactly the built-in scenarios")
+    func scenarioTableMatchesTheBuiltIns() throws {
+        let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
+        let documented = Self.firstColumnNames(under: "### The simulated phone", in: text)
+        #expect(documented.sorted() == ScenarioParser.builtInNames)
+    }
+
     @Test("Every step command the walkthrough shows parses and names a real scenario")
     func commandsRunAsWritten() throws {
         let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
