@@ -25,7 +25,8 @@ package enum StepFixtures {
         return url.path
     }
 
-    /// The poster files of step 4's disk cache under a `--cache-dir` folder, sorted by name.
+    /// The poster files of a step's disk cache (steps 4 and 5 name them alike) under a `--cache-dir` folder,
+    /// sorted by name.
     package static func cachedPosters(in cacheDirectory: URL) -> [URL] {
         let posters = cacheDirectory.appendingPathComponent("Caches/Posters", isDirectory: true)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: posters.path)) ?? []
