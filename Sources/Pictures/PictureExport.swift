@@ -32,17 +32,18 @@ package enum PictureExport {
         let end = result.finalScreen
         files.append(
             ("screen-end.png", { PNGEncoder.encode(ScreenRenderer.render(end, caption: endCaption)) }))
-        var posters: [Int: Bitmap] = [:]
+        // The first row that showed each poster: its pixels are made only when its file is written.
+        var posters: [Int: ScreenRow] = [:]
         for snapshot in result.stops + [result.finalScreen] {
-            for row in snapshot.rows where row.shows == "image" && posters[row.row] == nil {
-                posters[row.row] = row.bitmap
+            for row in snapshot.rows where row.shows == "image" && row.hasPixels && posters[row.row] == nil {
+                posters[row.row] = row
             }
         }
         for row in posters.keys.sorted() {
-            guard let poster = posters[row] else { continue }
+            guard let shown = posters[row] else { continue }
             let number = String(row)
             let padded = String(repeating: "0", count: max(0, 3 - number.count)) + number
-            files.append(("poster-row-\(padded).png", { PNGEncoder.encode(poster) }))
+            files.append(("poster-row-\(padded).png", { shown.bitmap.map { PNGEncoder.encode($0) } ?? [] }))
         }
         return files.sorted { $0.name < $1.name }
     }

@@ -38,14 +38,33 @@ package struct ScreenRow: Sendable, Equatable {
     package let url: String
     /// Whether the cell's spinner is turning.
     package let spinning: Bool
-    /// The poster's pixels, when it shows one.
-    package let bitmap: Bitmap?
     /// When the cell shows another row's poster (a mix-up): the title of the row whose poster it is.
     package var wrongPosterOf: String? = nil
+    /// Makes the poster's pixels when they are asked for, so that a snapshot holds the picture the cell
+    /// showed (shared by every snapshot that shows it), not a copy of its pixels.
+    private let pixels: (@Sendable () -> Bitmap)?
+
+    /// The poster's pixels, when it shows one.
+    package var bitmap: Bitmap? { pixels?() }
+
+    /// Whether the row has a poster's pixels to give (without making them).
+    package var hasPixels: Bool { pixels != nil }
 
     package init(
         row: Int, title: String, shows: String, imageHash: String?, url: String, spinning: Bool,
         bitmap: Bitmap?, wrongPosterOf: String? = nil
+    ) {
+        var held: (@Sendable () -> Bitmap)?
+        if let bitmap { held = { bitmap } }
+        self.init(
+            row: row, title: title, shows: shows, imageHash: imageHash, url: url, spinning: spinning,
+            pixels: held, wrongPosterOf: wrongPosterOf)
+    }
+
+    /// A row whose poster's pixels `pixels` makes when they are asked for.
+    package init(
+        row: Int, title: String, shows: String, imageHash: String?, url: String, spinning: Bool,
+        pixels: (@Sendable () -> Bitmap)?, wrongPosterOf: String? = nil
     ) {
         self.row = row
         self.title = title
@@ -53,7 +72,14 @@ package struct ScreenRow: Sendable, Equatable {
         self.imageHash = imageHash
         self.url = url
         self.spinning = spinning
-        self.bitmap = bitmap
+        self.pixels = pixels
         self.wrongPosterOf = wrongPosterOf
+    }
+
+    /// Rows are equal when they say the same and show the same pixels (the same `imageHash`).
+    package static func == (left: ScreenRow, right: ScreenRow) -> Bool {
+        left.row == right.row && left.title == right.title && left.shows == right.shows
+            && left.imageHash == right.imageHash && left.url == right.url && left.spinning == right.spinning
+            && left.wrongPosterOf == right.wrongPosterOf && left.hasPixels == right.hasPixels
     }
 }
