@@ -70,6 +70,13 @@ public final class Image: @unchecked Sendable {
         tracker?.release(byteCount)
     }
 
+    /// What makes this picture's pixels again when asked, holding the recipe (PNG bytes, size, filter)
+    /// but not the picture: the app's memory it counts is freed when the app lets it go.
+    package var pixelMaker: @Sendable () -> Bitmap {
+        let pixels = self.pixels
+        return { pixels.bitmap }
+    }
+
     /// Decodes PNG bytes, like `UIImage(data:)`; nil when they are not a valid PNG.
     ///
     /// Blocks the calling simulated thread for the decode's virtual cost.

@@ -1,6 +1,5 @@
 import Catalog
 import Foundation
-import Imaging
 import Report
 import UI
 
@@ -123,7 +122,7 @@ final class ScreenAudit {
                 row: row, title: movies[row].name, shows: Self.shows(kind),
                 imageHash: kind == .placeholder ? nil : image?.contentHash, url: movies[row].urlString,
                 spinning: cell.accessoryView?.isAnimating ?? false,
-                pixels: kind == .poster ? image.map(Self.pixels(of:)) : nil)
+                pixels: kind == .poster ? image?.pixelMaker : nil)
             if kind == .poster, let image, !showsOwnPoster(image, row: row) {
                 shown.wrongPosterOf = Self.owner(of: image, in: movies, row: row)
             }
@@ -163,11 +162,6 @@ final class ScreenAudit {
             return "\(movies[row].name) (other pixels)"
         }
         return movies.first { $0.urlString == source }?.name ?? source
-    }
-
-    /// What makes a picture's pixels when a snapshot's reader asks: the picture itself, not a copy.
-    private static func pixels(of image: Image) -> @Sendable () -> Bitmap {
-        { image.bitmap }
     }
 
     /// How the trace and the screens name what a cell shows.
