@@ -1,3 +1,4 @@
+import Foundation
 import Runtime
 
 /// What the app reports to the phone's instruments: the cache hits only the app can see. Each call goes to
@@ -5,8 +6,19 @@ import Runtime
 /// none.
 public enum Instruments {
     /// The app served a picture from its memory cache.
-    public static func memoryCacheHit() {
-        recorder?.memoryCacheHit()
+    public static func memoryCacheHit(_ url: URL) {
+        recorder?.memoryCacheLookup(url: url.absoluteString, hit: true)
+    }
+
+    /// The app looked a picture up in its memory cache and did not find it.
+    public static func memoryCacheMiss(_ url: URL) {
+        recorder?.memoryCacheLookup(url: url.absoluteString, hit: false)
+    }
+
+    /// The app stored a picture of `cost` bytes in its memory cache, which holds at most `limit` bytes:
+    /// what Belady's MIN needs to know of the cache's size.
+    public static func memoryCacheStored(cost: Int, limit: Int) {
+        recorder?.memoryCacheStored(cost: cost, limit: limit)
     }
 
     /// The app served a picture from its disk cache.

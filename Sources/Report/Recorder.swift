@@ -21,6 +21,12 @@ package final class Recorder {
     /// The last download of each URL that completed, in any launch: a poster read back from a disk cache
     /// was made from its bytes.
     private var lastCompletedDownload: [String: Int] = [:]
+    /// The URLs the app looked up in its memory cache, a list per launch.
+    private var memoryCacheLookups: [[String]] = [[]]
+    /// The memory cache's limit in bytes, once the app stored a picture in it.
+    private var memoryCacheLimit: Int?
+    /// The cost of the smallest picture the app stored in its memory cache.
+    private var smallestCachedCost: Int?
 
     /// One transfer's bytes and whether a cell ever showed its picture.
     private struct DownloadRecord {
@@ -173,10 +179,27 @@ package final class Recorder {
         event(.diskRead(file: path, bytes: bytes ?? 0, thread: thread, micros: micros))
     }
 
-    /// The app served a picture from its memory cache.
-    package func memoryCacheHit() {
+    /// The app looked a URL up in its memory cache and found its picture (`hit`) or not.
+    package func memoryCacheLookup(url: String, hit: Bool) {
         guard isLive else { return }
-        metrics.memoryCacheHits += 1
+        if hit { metrics.memoryCacheHits += 1 }
+        memoryCacheLookups[memoryCacheLookups.count - 1].append(url)
+    }
+
+    /// The app stored a picture of `cost` bytes in its memory cache of `limit` bytes.
+    package func memoryCacheStored(cost: Int, limit: Int) {
+        guard isLive else { return }
+        memoryCacheLimit = limit
+        smallestCachedCost = min(smallestCachedCost ?? cost, cost)
+    }
+
+    /// Belady's MIN on the app's memory-cache lookups, each launch's on its own (a launch starts with an
+    /// empty memory), with room for as many of the smallest picture it stored as its limit holds; nil when
+    /// it never stored one.
+    package var memoryCacheHitsLimit: Int? {
+        guard let limit = memoryCacheLimit, let smallest = smallestCachedCost else { return nil }
+        let capacity = smallest > 0 ? limit / smallest : memoryCacheLookups.map(\.count).reduce(0, +)
+        return memoryCacheLookups.reduce(0) { $0 + BeladyMIN.hits($1, capacity: capacity) }
     }
 
     /// The app served a picture from its disk cache.
@@ -280,6 +303,7 @@ package final class Recorder {
     /// A new launch began: downloads of the previous one no longer count as duplicates.
     package func launched() {
         completedURLsThisLaunch = []
+        if !(memoryCacheLookups.last?.isEmpty ?? false) { memoryCacheLookups.append([]) }
     }
 
     /// Fills in what is known only at the end: wasted bytes and peak memory.

@@ -23,13 +23,16 @@ final class ImageCache {
         self.totalCostLimit = totalCostLimit
     }
 
-    /// The cached poster for a URL, marking it recently used; counts a memory-cache hit.
+    /// The cached poster for a URL, marking it recently used; counts a memory-cache hit or miss.
     func image(forKey url: URL) -> Image? {
-        guard var entry = entries[url] else { return nil }
+        guard var entry = entries[url] else {
+            Instruments.memoryCacheMiss(url)
+            return nil
+        }
         clock += 1
         entry.lastUse = clock
         entries[url] = entry
-        Instruments.memoryCacheHit()
+        Instruments.memoryCacheHit(url)
         return entry.image
     }
 
@@ -40,6 +43,7 @@ final class ImageCache {
 
     /// Caches a poster, evicting least recently used ones until the total fits the limit.
     func setImage(_ image: Image, forKey url: URL) {
+        Instruments.memoryCacheStored(cost: image.cost, limit: totalCostLimit)
         clock += 1
         if let old = entries[url] { totalCost -= old.cost }
         entries[url] = Entry(image: image, cost: image.cost, lastUse: clock)

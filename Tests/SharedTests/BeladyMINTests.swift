@@ -1,0 +1,59 @@
+import Testing
+
+@testable import Report
+
+/// Belady's MIN against every way a cache could choose, on small sequences.
+@Suite("Belady's MIN")
+struct BeladyMINTests {
+    @Test("MIN has as many hits as the best of every admission and eviction choice", arguments: 0..<8)
+    func matchesBruteForce(batch: Int) {
+        var state = UInt64(batch) &* 0x9E37_79B9_7F4A_7C15 | 1
+        func below(_ bound: Int) -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % UInt64(bound))
+        }
+        for _ in 0..<40 {
+            let keys = 2 + below(4)
+            let lookups = (0..<(1 + below(11))).map { _ in below(keys) }
+            let capacity = below(4)
+            #expect(
+                BeladyMIN.hits(lookups, capacity: capacity) == Self.bestHits(lookups, capacity: capacity),
+                "\(lookups) with room for \(capacity)")
+        }
+    }
+
+    @Test("MIN keeps what comes back soonest where LRU would not")
+    func beatsLRU() {
+        // A loop one longer than the cache: LRU misses every lookup, MIN keeps two of the three.
+        let loop = Array(repeating: [1, 2, 3], count: 4).flatMap { $0 }
+        #expect(BeladyMIN.hits(loop, capacity: 2) > 0)
+        #expect(BeladyMIN.hits(loop, capacity: 0) == 0)
+        #expect(BeladyMIN.hits([1, 1, 1], capacity: 1) == 2)
+    }
+
+    /// The most hits over every choice a cache of `capacity` items could make on each miss: keep the item
+    /// or not, and which cached item to drop for it.
+    static func bestHits(_ lookups: [Int], capacity: Int, from index: Int = 0, cached: Set<Int> = []) -> Int {
+        guard index < lookups.count else { return 0 }
+        let key = lookups[index]
+        if cached.contains(key) {
+            return 1 + bestHits(lookups, capacity: capacity, from: index + 1, cached: cached)
+        }
+        var best = bestHits(lookups, capacity: capacity, from: index + 1, cached: cached)
+        guard capacity > 0 else { return best }
+        if cached.count < capacity {
+            best = max(
+                best, bestHits(lookups, capacity: capacity, from: index + 1, cached: cached.union([key])))
+        } else {
+            for dropped in cached {
+                var next = cached
+                next.remove(dropped)
+                next.insert(key)
+                best = max(best, bestHits(lookups, capacity: capacity, from: index + 1, cached: next))
+            }
+        }
+        return best
+    }
+}
