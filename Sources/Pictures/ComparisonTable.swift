@@ -2,8 +2,9 @@ import Files
 import Foundation
 import Report
 
-/// The side-by-side comparison of steps on one scenario: a column per step, a row per metric, the oracle
-/// beside, and how far the last step is from the oracle in requests and bytes.
+/// The side-by-side comparison of steps on one scenario: a column per step, a row per metric, the limit
+/// beside (the oracle's requests and bytes, and the bounds of `Limit`), and how far the last step is from
+/// the oracle in requests and bytes.
 package enum ComparisonTable {
     /// One step's report, as read back from its `--json` output.
     package struct Column: Sendable, Equatable {
@@ -18,6 +19,8 @@ package enum ComparisonTable {
         package let oracleRequests: Int
         /// The oracle's bytes.
         package let oracleBytes: Int
+        /// The limit's bound on each metric it bounds, by contract key (none from a report without one).
+        package var limits: [String: Double] = [:]
     }
 
     /// Reads one `--json` report.
@@ -36,9 +39,13 @@ package enum ComparisonTable {
         for (key, value) in metrics {
             if let number = value as? NSNumber { numbers[key] = number.doubleValue }
         }
+        var limits: [String: Double] = [:]
+        for (key, value) in object["limit"] as? [String: Any] ?? [:] {
+            if let number = value as? NSNumber { limits[key] = number.doubleValue }
+        }
         return Column(
             step: step, scenario: scenario, seed: seed, metrics: numbers, oracleRequests: oracleRequests,
-            oracleBytes: oracleBytes)
+            oracleBytes: oracleBytes, limits: limits)
     }
 
     /// The table, fixed-width, numbers right-aligned; the oracle and the last step's ratio to it for requests
@@ -49,7 +56,7 @@ package enum ComparisonTable {
         var keys = kinds.map(\.key)
         let extra = Set(columns.flatMap { $0.metrics.keys }).subtracting(keys).sorted()
         keys += extra
-        let header = ["metric"] + columns.map(\.step) + ["oracle", "\(shortName(last.step))/oracle"]
+        let header = ["metric"] + columns.map(\.step) + ["limit", "\(shortName(last.step))/limit"]
         var rows: [[String]] = []
         for key in keys {
             let isCount = kinds.first { $0.key == key }?.isCount ?? false
@@ -57,10 +64,13 @@ package enum ComparisonTable {
             for column in columns {
                 cells.append(column.metrics[key].map { format($0, isCount: isCount) } ?? "-")
             }
+            // The oracle's counts for requests and bytes; elsewhere the limit's bound, the last step's where
+            // it depends on the step (Belady's MIN on its own lookups).
             let oracle: Int? =
                 key == "requests_started"
                 ? last.oracleRequests : key == "bytes_downloaded" ? last.oracleBytes : nil
-            cells.append(oracle.map(String.init) ?? "")
+            let bound = oracle.map(Double.init) ?? last.limits[key]
+            cells.append(bound.map { format($0, isCount: isCount) } ?? "")
             if let oracle, let value = last.metrics[key] {
                 cells.append(oracle > 0 ? ratio(value / Double(oracle)) : "-")
             } else {

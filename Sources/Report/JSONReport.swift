@@ -1,4 +1,4 @@
-/// The `--json` report: one object with the step, scenario, seed, metrics, oracle and final screen.
+/// The `--json` report: one object with the step, scenario, seed, metrics, oracle, limit and final screen.
 package enum JSONReport {
     /// The JSON text of a run (one object, keys in a fixed order, then a newline).
     package static func render(_ result: RunResult) -> String {
@@ -6,6 +6,7 @@ package enum JSONReport {
         let oracle = JSONText.object([
             ("requests", String(result.oracle.requests)), ("bytes", String(result.oracle.bytes)),
         ])
+        let limit = JSONText.object(result.limit.entries.map { ($0.key, $0.value.formatted) })
         let rows = result.finalScreen.rows.map { row in
             JSONText.object([
                 ("row", String(row.row)), ("title", JSONText.string(row.title)),
@@ -20,6 +21,7 @@ package enum JSONReport {
         text += "  \"virtual_ms\": \(MetricValue.milliseconds(result.virtualMicroseconds).formatted),\n"
         text += "  \"metrics\": \(metrics),\n"
         text += "  \"oracle\": \(oracle),\n"
+        text += "  \"limit\": \(limit),\n"
         text += "  \"final_screen\": [\n    " + rows.joined(separator: ",\n    ") + "\n  ]"
         if !result.notices.isEmpty {
             text += ",\n  \"notices\": [" + result.notices.map(JSONText.string).joined(separator: ", ") + "]"

@@ -12,6 +12,8 @@ package struct RunResult: Sendable {
     package let metrics: Metrics
     /// The least work any strategy needs for this scenario.
     package let oracle: Oracle
+    /// The best any client could do on this scenario (and, for the memory cache, on this step's lookups).
+    package let limit: Limit
     /// The visible rows once the app settled after the script.
     package let finalScreen: ScreenSnapshot
     /// The screen at each scroll stop: when it filled, or when it was left unfilled (when kept).
@@ -23,7 +25,8 @@ package struct RunResult: Sendable {
 
     package init(
         step: String, scenario: String, seed: UInt64, virtualMicroseconds: Int64, metrics: Metrics,
-        oracle: Oracle, finalScreen: ScreenSnapshot, stops: [ScreenSnapshot], trace: [TraceEvent],
+        oracle: Oracle, limit: Limit = Limit(), finalScreen: ScreenSnapshot, stops: [ScreenSnapshot],
+        trace: [TraceEvent],
         notices: [String] = []
     ) {
         self.notices = notices
@@ -33,6 +36,7 @@ package struct RunResult: Sendable {
         self.virtualMicroseconds = virtualMicroseconds
         self.metrics = metrics
         self.oracle = oracle
+        self.limit = limit
         self.finalScreen = finalScreen
         self.stops = stops
         self.trace = trace

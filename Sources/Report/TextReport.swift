@@ -15,7 +15,7 @@ package enum TextReport {
             case "requests_started": note = "oracle \(result.oracle.requests)"
             case "bytes_downloaded": note = "oracle \(result.oracle.bytes)"
             case "hitch_time_ratio_ms_per_s": note = HitchBand(ratio: value.number).rawValue
-            default: break
+            default: note = result.limit.bound(of: key).map { "limit \($0.formatted)" } ?? ""
             }
             lines.append((pad(key, 32) + leftPad(value.formatted, 12) + (note.isEmpty ? "" : "  " + note)))
         }

@@ -136,13 +136,17 @@ public final class Phone {
         killApp()
         scheduler.shutDown()
         recorder.finish(peakImageMemory: memory.peakBytes)
+        var limit = Limit(
+            timeline: timeline, movies: movies, screen: scenario.screen, network: scenario.network,
+            faults: scenario.faults, server: server)
+        limit.memoryCacheHits = recorder.memoryCacheHitsLimit
         return RunResult(
             step: step, scenario: scenario.name, seed: seed, virtualMicroseconds: endTime,
             metrics: recorder.metrics,
             oracle: Oracle(
                 timeline: timeline, movies: movies, rowHeight: Double(scenario.screen.rowHeight),
                 viewport: Double(scenario.screen.height), server: server),
-            finalScreen: finalScreen, stops: screen.stopSnapshots, trace: recorder.trace,
+            limit: limit, finalScreen: finalScreen, stops: screen.stopSnapshots, trace: recorder.trace,
             notices: recorder.notices)
     }
 

@@ -1,0 +1,70 @@
+import Foundation
+import Shared
+import TestSupport
+import Testing
+
+/// The limit's lower bounds hold for every step, on the built-in scenarios and on generated ones: no
+/// step does better than the best any client could do.
+@Suite("The limit: what no client can beat")
+struct LimitTests {
+    @Test("No step beats the limit on a built-in scenario", arguments: Step.allCases, Scenarios.all)
+    func builtIn(step: Step, scenario: String) throws {
+        try Self.expectWithinLimit(SharedRuns.shared.result(step, scenario))
+    }
+
+    @Test(
+        "No step beats the limit on a generated scenario of each family",
+        arguments: Step.allCases, 0..<ScenarioSweep.families.count)
+    func generated(step: Step, sweepCase: Int) throws {
+        let folder = try StepFixtures.folder("limit-sweep")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try StepFixtures.scenario(
+            ScenarioSweep.text(sweepCase), named: ScenarioSweep.name(sweepCase), in: folder)
+        try Self.expectWithinLimit(step.run(path))
+    }
+
+    @Test("A launch screen left before its posters could arrive counts as a stop no client fills")
+    func unfillableStop() throws {
+        // slow-reuse flings away one second after launch, with 800 ms round trips at 150 KB/s.
+        let run = try SharedRuns.shared.result(.idleOnly, "slow-reuse")
+        #expect(run.limit.stopsUnfilled >= 1)
+        #expect(run.limit.timesToVisibleMicroseconds.first == 1_000_000)
+        #expect(run.limit.placeholderRowMicroseconds > 0)
+    }
+
+    @Test("Belady's MIN allows at least the hits of the step's own cache, and more where LRU loses some")
+    func beladyAboveLRU() throws {
+        let run = try SharedRuns.shared.result(.cacheAndPrefetch, "course")
+        let most = try #require(run.limit.memoryCacheHits)
+        #expect(most >= run.metrics.memoryCacheHits)
+        #expect(most > 0)
+        #expect(try SharedRuns.shared.result(.idleOnly, "course").limit.memoryCacheHits == nil)
+    }
+
+    /// Checks each of the limit's bounds against what the run measured.
+    static func expectWithinLimit(_ run: RunResult) {
+        let limit = run.limit
+        let measured = run.metrics
+        let context = Comment(rawValue: "\(run.step) on \(run.scenario)")
+        // The same stops, each waited for at least as long as the limit's.
+        #expect(measured.timesToVisibleMicroseconds.count == limit.timesToVisibleMicroseconds.count, context)
+        for (wait, bound) in zip(
+            measured.timesToVisibleMicroseconds.sorted(), limit.timesToVisibleMicroseconds.sorted())
+        {
+            #expect(wait >= bound, context)
+        }
+        #expect(measured.stopsUnfilled >= limit.stopsUnfilled, context)
+        // A main thread that hangs shows no placeholder while it hangs: step 1 beats the grey rows by freezing.
+        if measured.hangs == 0 {
+            #expect(measured.placeholderRowMicroseconds >= limit.placeholderRowMicroseconds, context)
+        }
+        // The byte bounds are for a client that shows every stop's posters.
+        if measured.stopsUnfilled == 0 && measured.requestsFailed == 0 {
+            #expect(measured.bytesDownloaded >= limit.bytesDownloaded, context)
+            #expect(measured.bytesWasted >= limit.bytesWasted, context)
+        }
+        if let most = limit.memoryCacheHits {
+            #expect(measured.memoryCacheHits <= most, context)
+        }
+    }
+}
