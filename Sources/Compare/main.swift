@@ -54,9 +54,25 @@ enum Compare {
     /// Parses the arguments, runs the steps and prints the table; exits 2 on a problem.
     static func main() -> Never {
         StepRun.passInterruptsOn()
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var sweepCases: Int?
+        if arguments.first == "--sweep" {
+            arguments.removeFirst()
+            sweepCases = 50
+            if let text = arguments.first, !text.hasPrefix("-") {
+                guard let number = Int(text), (1...1000).contains(number) else {
+                    fail("--sweep takes a number of cases from 1 to 1000, not “\(Workbook.visible(text))”")
+                }
+                sweepCases = number
+                arguments.removeFirst()
+            }
+            if let extra = arguments.first {
+                fail("--sweep takes no other option, found “\(Workbook.visible(extra))”")
+            }
+        }
         let options: RunOptions
         do {
-            options = try OptionsParser.parse(Array(CommandLine.arguments.dropFirst()), accepting: accepted)
+            options = try OptionsParser.parse(arguments, accepting: accepted)
         } catch {
             fail(Workbook.visible(error.description))
         }
@@ -67,6 +83,8 @@ enum Compare {
                     summary:
                         "runs every step on one scenario and prints a table, a column per step, with the oracle.",
                     accepting: accepted)
+                    + "  --sweep [N]           every step on N generated scenarios (50 if no N is given), and\n"
+                    + "                        each step's distance beyond the limit: median and worst case\n"
                     + "\nThe step executables must be built next to Compare: run `swift build` first.\n"
                     + "Each step may run for COMPARE_TIME_LIMIT seconds (default 600) before it is stopped.\n",
                 terminator: "")
@@ -88,6 +106,9 @@ enum Compare {
             fail(
                 "cannot find the steps next to Compare in \(folder.path); build every step first: "
                     + "swift build && swift run Compare --scenario course")
+        }
+        if let sweepCases {
+            Sweep.main(cases: sweepCases, steps: steps, folder: folder, timeLimit: limit)
         }
         for step in steps {
             let path = folder.appendingPathComponent(step).path

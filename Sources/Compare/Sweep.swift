@@ -1,0 +1,114 @@
+import Foundation
+import Shared
+
+/// `Compare --sweep [N]`: every step on the first N generated scenarios (`ScenarioSweep`), and each step's
+/// distance to the limit on them, median and worst case.
+///
+/// The distance is how far a step's figure lies beyond the limit's bound (its grey row-seconds, the bytes
+/// it wasted beyond those no client could show, its slowest stop): 0 is the best any client could do. A
+/// step found on the wrong side of a bound is named, and the sweep exits 1: a bound no client can beat
+/// was beaten, so the bound or the simulator is wrong.
+enum Sweep {
+    /// The sweep's measures: a metric's key, its unit in the heading, and the divisor to that unit.
+    static let measures: [(key: String, heading: String)] = [
+        ("placeholder_row_seconds", "grey row-s"),
+        ("bytes_wasted", "waste KB"),
+        ("time_to_visible_ms_max", "slowest stop ms"),
+    ]
+
+    /// Runs the sweep's `cases` cases and prints the table; exits 1 when a bound was beaten.
+    static func main(cases: Int, steps: [String], folder: URL, timeLimit: Int) -> Never {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "workbook-sweep-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        } catch {
+            Compare.fail("cannot make a scratch folder \(scratch.path): \(SystemError.reason(error))")
+        }
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var distances: [String: [String: [Double]]] = [:]
+        var beaten: [String] = []
+        for sweepCase in 0..<cases {
+            let file = scratch.appendingPathComponent(ScenarioSweep.name(sweepCase) + ".scenario")
+            do {
+                try Data(ScenarioSweep.text(sweepCase).utf8).write(to: file)
+            } catch {
+                Compare.fail("cannot write \(file.path): \(SystemError.reason(error))")
+            }
+            for step in steps {
+                let data = Compare.run(
+                    folder.appendingPathComponent(step).path, arguments: ["--json", "--scenario", file.path],
+                    step: step, timeLimit: timeLimit)
+                guard let column = try? ComparisonTable.column(fromJSON: data) else {
+                    Compare.fail("\(step) printed something that is not its --json report")
+                }
+                for (key, _) in measures {
+                    guard let value = column.metrics[key], let bound = column.limits[key] else { continue }
+                    let scale = key == "bytes_wasted" ? 1000.0 : 1
+                    distances[step, default: [:]][key, default: []].append((value - bound) / scale)
+                }
+                beaten += beatenBounds(column).map { "\(step) on \(ScenarioSweep.name(sweepCase)): \($0)" }
+            }
+        }
+        print(render(distances, steps: steps, cases: cases), terminator: "")
+        if !beaten.isEmpty {
+            for line in beaten { Compare.say("beyond the limit: \(line)") }
+            exit(1)
+        }
+        exit(0)
+    }
+
+    /// The bounds a run's report lies beyond, by key (the grey rows only for a step that never hung, the
+    /// bytes only for one that filled every stop without a failed request).
+    static func beatenBounds(_ column: ComparisonTable.Column) -> [String] {
+        var found: [String] = []
+        let filledAll = column.metrics["stops_unfilled"] == 0 && column.metrics["requests_failed"] == 0
+        for (key, bound) in column.limits.sorted(by: { $0.key < $1.key }) {
+            guard let value = column.metrics[key] else { continue }
+            switch key {
+            case "memory_cache_hits": if value > bound { found.append("\(key) \(value) > \(bound)") }
+            case "placeholder_row_seconds" where column.metrics["hangs"] ?? 0 > 0: continue
+            case "bytes_downloaded" where !filledAll, "bytes_wasted" where !filledAll: continue
+            default:
+                // Printed with one decimal: allow the rounding.
+                if value + 0.05 < bound { found.append("\(key) \(value) < \(bound)") }
+            }
+        }
+        return found
+    }
+
+    /// The table: a row per step, the median and worst distance of each measure.
+    static func render(_ distances: [String: [String: [Double]]], steps: [String], cases: Int) -> String {
+        var header = ["step"]
+        for (_, heading) in measures { header += ["\(heading) median", "worst"] }
+        var rows: [[String]] = []
+        for step in steps {
+            var cells = [step]
+            for (key, _) in measures {
+                let values = (distances[step]?[key] ?? []).sorted()
+                guard !values.isEmpty else {
+                    cells += ["-", "-"]
+                    continue
+                }
+                let median = values[(values.count - 1) / 2]
+                cells += [
+                    MetricValue.ratio(median).formatted, MetricValue.ratio(values.last!).formatted,
+                ]
+            }
+            rows.append(cells)
+        }
+        let widths = header.indices.map { index in ([header] + rows).map { $0[index].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            var text = TextReport.pad(cells[0], widths[0])
+            for index in 1..<cells.count { text += "  " + TextReport.leftPad(cells[index], widths[index]) }
+            return text
+        }
+        var lines = [
+            "the sweep: \(cases) generated scenarios (ScenarioSweep), each step's distance beyond the limit",
+            "(0 is the best any client could do; the median is the lower middle value)", "",
+        ]
+        lines.append(line(header))
+        lines += rows.map(line)
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
