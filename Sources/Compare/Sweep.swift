@@ -2,7 +2,8 @@ import Foundation
 import Shared
 
 /// `Compare --sweep [N]`: every step on the first N generated scenarios (`ScenarioSweep`), and each step's
-/// distance to the limit on them, median and worst case.
+/// distance to the limit on them, median and worst case, with the limit's plan (`ClairvoyantClient`) on
+/// the last row: how close a client that knows the future comes.
 ///
 /// The distance is how far a step's figure lies beyond the limit's bound (its grey row-seconds, the bytes
 /// it wasted beyond those no client could show, its slowest stop): 0 is the best any client could do. A
@@ -35,12 +36,20 @@ enum Sweep {
             } catch {
                 Compare.fail("cannot write \(file.path): \(SystemError.reason(error))")
             }
-            for step in steps {
-                let data = Compare.run(
-                    folder.appendingPathComponent(step).path, arguments: ["--json", "--scenario", file.path],
-                    step: step, timeLimit: timeLimit)
-                guard let column = try? ComparisonTable.column(fromJSON: data) else {
-                    Compare.fail("\(step) printed something that is not its --json report")
+            var options = RunOptions()
+            options.scenario = file.path
+            for step in steps + ["plan"] {
+                let column: ComparisonTable.Column
+                if step == "plan" {
+                    column = Compare.plan(options)
+                } else {
+                    let data = Compare.run(
+                        folder.appendingPathComponent(step).path,
+                        arguments: ["--json", "--scenario", file.path], step: step, timeLimit: timeLimit)
+                    guard let read = try? ComparisonTable.column(fromJSON: data) else {
+                        Compare.fail("\(step) printed something that is not its --json report")
+                    }
+                    column = read
                 }
                 for (key, _) in measures {
                     guard let value = column.metrics[key], let bound = column.limits[key] else { continue }
@@ -50,7 +59,7 @@ enum Sweep {
                 beaten += beatenBounds(column).map { "\(step) on \(ScenarioSweep.name(sweepCase)): \($0)" }
             }
         }
-        print(render(distances, steps: steps, cases: cases), terminator: "")
+        print(render(distances, steps: steps + ["plan"], cases: cases), terminator: "")
         if !beaten.isEmpty {
             for line in beaten { Compare.say("beyond the limit: \(line)") }
             exit(1)

@@ -119,8 +119,19 @@ enum Compare {
                 fail("\(step) printed something that is not its --json report")
             }
         }
-        print(ComparisonTable.render(columns), terminator: "")
+        print(ComparisonTable.render(columns, plan: plan(options)), terminator: "")
         exit(0)
+    }
+
+    /// The limit's clairvoyant client (`ClairvoyantClient`) played on the same scenario, here in this
+    /// process, as a column.
+    static func plan(_ options: RunOptions) -> ComparisonTable.Column {
+        do {
+            let result = try Workbook.run(step: "plan", options: options) { _ in ClairvoyantClient() }
+            return try ComparisonTable.column(fromJSON: Data(JSONReport.render(result).utf8))
+        } catch {
+            fail("the limit's plan did not run: \(error)")
+        }
     }
 
     /// The folder this executable lives in, where `swift build` puts the steps too.

@@ -50,18 +50,22 @@ package enum ComparisonTable {
 
     /// The table, fixed-width, numbers right-aligned; the oracle and the last step's ratio to it for requests
     /// and bytes.
-    package static func render(_ columns: [Column]) -> String {
+    /// `plan`, when given, is the limit's clairvoyant client on the same scenario, in a column of its own
+    /// before the limit's.
+    package static func render(_ columns: [Column], plan: Column? = nil) -> String {
         guard let last = columns.last, let first = columns.first else { return "no steps to compare\n" }
         let kinds = Metrics().entries.map { (key: $0.key, isCount: Self.isCount($0.value)) }
         var keys = kinds.map(\.key)
         let extra = Set(columns.flatMap { $0.metrics.keys }).subtracting(keys).sorted()
         keys += extra
-        let header = ["metric"] + columns.map(\.step) + ["limit", "\(shortName(last.step))/limit"]
+        let header =
+            ["metric"] + columns.map(\.step) + (plan == nil ? [] : ["plan"])
+            + ["limit", "\(shortName(last.step))/limit"]
         var rows: [[String]] = []
         for key in keys {
             let isCount = kinds.first { $0.key == key }?.isCount ?? false
             var cells = [key]
-            for column in columns {
+            for column in columns + (plan.map { [$0] } ?? []) {
                 cells.append(column.metrics[key].map { format($0, isCount: isCount) } ?? "-")
             }
             // The oracle's counts for requests and bytes; elsewhere the limit's bound, the last step's where

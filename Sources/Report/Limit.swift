@@ -7,7 +7,8 @@
 /// below the grey-rows bound by hanging. `bytesDownloaded` and `bytesWasted` are for a client that shows
 /// every stop's posters, starting with an empty disk.
 package struct Limit: Sendable, Equatable {
-    /// The fewest bytes that show every stop's posters once (the oracle's bytes).
+    /// The fewest bytes that show every stop's posters once: the oracle's, but for the stops the user
+    /// really sees (a rest that a touch-down ends at once is none).
     package var bytesDownloaded = 0
     /// Bytes a client that shows every stop's posters must move without showing them: the bodies a first
     /// request gets back broken or as an error, and the pages of removed posters.

@@ -18,11 +18,45 @@ extension Limit {
         faults: FaultSettings, server: PosterServer
     ) {
         self.init()
-        let oracle = Oracle(
-            timeline: timeline, movies: movies, rowHeight: Double(screen.rowHeight),
-            viewport: Double(screen.height), server: server)
-        bytesDownloaded = oracle.bytes
+        var wastedURLs: Set<String> = []
+        var shownURLs: Set<String> = []
         let link = LinkModel(network: network, faults: faults)
+        for stop in Self.stopNeeds(
+            timeline: timeline, movies: movies, screen: screen, link: link, server: server)
+        {
+            for (poster, _) in stop.posters where shownURLs.insert(poster.url).inserted {
+                bytesDownloaded += poster.bytes + poster.pageBytes
+            }
+            for (poster, _) in stop.posters where poster.pageBytes > 0 && faults.alwaysSendsWholePages {
+                if wastedURLs.insert(poster.url).inserted { bytesWasted += poster.pageBytes }
+            }
+            let wait = max(0, stop.fill - stop.rest.start)
+            if let leave = stop.rest.leave {
+                timesToVisibleMicroseconds.append(min(wait, leave - stop.rest.start))
+                if !stop.isFillable { stopsUnfilled += 1 }
+            } else {
+                timesToVisibleMicroseconds.append(wait)
+            }
+            placeholderRowMicroseconds += link.placeholderRowMicroseconds(
+                posters: stop.posters, from: stop.rest.start, to: stop.rest.leave ?? Int64.max)
+        }
+    }
+
+    /// One stop with the posters its rows show (each with how many rows show it) and the earliest time
+    /// they could all have arrived.
+    struct StopNeed {
+        let rest: Rest
+        let posters: [(PosterNeed, Int)]
+        let fill: Int64
+        /// Whether some client could fill the stop before the user leaves it.
+        var isFillable: Bool { rest.leave.map { fill <= $0 } ?? true }
+    }
+
+    /// The timeline's stops with what their rows need of the link.
+    static func stopNeeds(
+        timeline: GestureTimeline, movies: [Movie], screen: ScreenSettings, link: LinkModel,
+        server: PosterServer
+    ) -> [StopNeed] {
         var needs: [String: PosterNeed] = [:]
         func need(_ row: Int) -> PosterNeed? {
             guard movies[row].url != nil, let url = URL(string: movies[row].urlString) else { return nil }
@@ -35,8 +69,8 @@ extension Limit {
             needs[made.url] = made
             return made
         }
-        var wastedURLs: Set<String> = []
-        for stop in Self.stops(of: timeline) {
+        var result: [StopNeed] = []
+        for stop in stops(of: timeline) {
             guard
                 let visible = GestureTimeline.visibleRows(
                     at: stop.offset, rowHeight: Double(screen.rowHeight), viewport: Double(screen.height),
@@ -45,20 +79,10 @@ extension Limit {
             let rows = visible.compactMap(need)
             let posters = Dictionary(grouping: rows, by: \.url).values.map { ($0[0], $0.count) }
                 .sorted { $0.0.url < $1.0.url }
-            for (poster, _) in posters where poster.pageBytes > 0 && faults.alwaysSendsWholePages {
-                if wastedURLs.insert(poster.url).inserted { bytesWasted += poster.pageBytes }
-            }
-            let fill = link.earliestArrival(of: posters.map(\.0))
-            let wait = max(0, fill - stop.start)
-            if let leave = stop.leave {
-                timesToVisibleMicroseconds.append(min(wait, leave - stop.start))
-                if fill > leave { stopsUnfilled += 1 }
-            } else {
-                timesToVisibleMicroseconds.append(wait)
-            }
-            placeholderRowMicroseconds += link.placeholderRowMicroseconds(
-                posters: posters, from: stop.start, to: stop.leave ?? Int64.max)
+            result.append(
+                StopNeed(rest: stop, posters: posters, fill: link.earliestArrival(of: posters.map(\.0))))
         }
+        return result
     }
 
     /// A stretch of the timeline with the table at rest: from a launch or a gesture's end until the next

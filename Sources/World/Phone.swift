@@ -45,6 +45,8 @@ public final class Phone {
     let frames: FrameClock
     /// What the screen shows: cells, wrong pictures, placeholders and stops.
     let screen: ScreenAudit
+    /// What each poster URL answers.
+    let server: PosterServer
 
     private init(
         scenario: Scenario, seed: UInt64, movies: [Movie], costs: CostModel, server: PosterServer,
@@ -54,6 +56,7 @@ public final class Phone {
         self.seed = seed
         self.movies = movies
         self.costs = costs
+        self.server = server
         recorder = Recorder(scheduler: scheduler, keepsTrace: keepsTrace)
         screen = ScreenAudit(
             recorder: recorder, movies: movies, server: server, keepsStopSnapshots: keepsStopSnapshots)

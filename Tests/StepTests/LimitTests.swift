@@ -68,3 +68,45 @@ struct LimitTests {
         }
     }
 }
+
+/// The limit's clairvoyant plan, replayed on the phone: a client too, so within every bound, and as good
+/// as its schedule promises.
+@Suite("The limit's plan: a client that knows the future")
+struct PlanTests {
+    static func play(_ scenario: String) throws -> RunResult {
+        var options = RunOptions()
+        options.scenario = scenario
+        return try Workbook.run(step: "plan", options: options, keepTrace: true) { _ in ClairvoyantClient() }
+    }
+
+    @Test("The plan stays within every bound of the limit", arguments: Scenarios.all)
+    func withinBounds(scenario: String) throws {
+        LimitTests.expectWithinLimit(try Self.play(scenario))
+    }
+
+    @Test(
+        "Without faults the plan asks for each poster once and gives nothing up",
+        arguments: Scenarios.faultless)
+    func asksOnce(scenario: String) throws {
+        let run = try Self.play(scenario)
+        #expect(run.metrics.duplicateDownloads == 0)
+        #expect(run.metrics.requestsCancelled == 0)
+        let started = run.trace.compactMap { event -> String? in
+            if case .requestStart(let url, _) = event.kind { return url }
+            return nil
+        }
+        #expect(Set(started).count == started.count)
+    }
+
+    @Test("On a generated scenario of every family the plan stays within every bound")
+    func generated() throws {
+        let folder = try StepFixtures.folder("plan-sweep")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for sweepCase in 0..<ScenarioSweep.families.count {
+            let path = try StepFixtures.scenario(
+                ScenarioSweep.text(sweepCase), named: ScenarioSweep.name(sweepCase), in: folder)
+            let run = try Self.play(path)
+            LimitTests.expectWithinLimit(run)
+        }
+    }
+}
