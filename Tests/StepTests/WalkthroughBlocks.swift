@@ -142,7 +142,7 @@ enum WalkthroughBlocks {
             guard words.count >= 2, let step = Step(rawValue: words[1]) else {
                 throw WorkbookError.badInput("walkthrough: unknown step in “\(directive)”")
             }
-            let options = try OptionsParser.parse(Array(words.dropFirst(2)))
+            let options = try OptionsParser.parse(Array(words.dropFirst(2)), techniques: step.info.techniques)
             let result = try Workbook.run(step: step.rawValue, options: options, makeApp: step.makeApp)
             let text = options.json ? JSONReport.render(result) : TextReport.render(result)
             return Generated(
