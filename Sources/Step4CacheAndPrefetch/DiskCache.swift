@@ -62,11 +62,6 @@ final class DiskCache {
         }
     }
 
-    /// Forgets a URL's file.
-    func removeData(for url: URL) {
-        Disk.shared.removeItem(at: fileURL(for: url))
-    }
-
     private static func header(for url: URL, body: [UInt8]) -> String {
         "poster-cache-v2 \(body.count) \(Disk.shared.seal(body, name: url.absoluteString)) \(url.absoluteString)"
     }

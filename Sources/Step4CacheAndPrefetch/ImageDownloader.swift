@@ -20,14 +20,10 @@ final class ImageDownloader: Operation {
             return
         }
         // The disk cache first: a hit costs a file read and a decode, no network at all.
-        if let diskCache, let cachedData = diskCache.data(for: url) {
-            if let cachedImage = Image(data: cachedData) {
-                Instruments.diskCacheHit()
-                image = cachedImage
-                return
-            }
-            // A file that does not decode is a miss: drop it and download again.
-            diskCache.removeData(for: url)
+        if let cachedData = diskCache?.data(for: url), let cachedImage = Image(data: cachedData) {
+            Instruments.diskCacheHit()
+            image = cachedImage
+            return
         }
         if isCancelled {
             return
