@@ -542,7 +542,8 @@ enum Exercises {
                     file: "ListViewController.swift", inside: "class ListViewController",
                     old: "? 5_000_000 : 0", new: "? 1_000_000 : 0")
             ]),
-            task: "Change the memory cache's totalCostLimit from 5_000_000 to 1_000_000. Predict the caches and memory.",
+            task:
+                "Change the memory cache's totalCostLimit from 5_000_000 to 1_000_000. Predict the caches and memory.",
             commands: ["swift run Step4CacheAndPrefetch"],
             hints: ["What the memory cache drops, the disk cache still has."],
             runs: [RunSpec(label: "course", step: .this, scenario: .builtIn("course"))],

@@ -110,11 +110,9 @@ final class ListViewController: TableViewController {
         loadsInProgress[url, default: []].append(load)
         if techniques.contains(.oneLoadPerURL) {
             // One operation per URL: a row that wants a poster already on its way joins it.
-            if let downloader = movieOperations.downloadsInProgress[url] {
-                if priority.rawValue > downloader.queuePriority.rawValue { downloader.queuePriority = priority }
-                return load
-            }
-            if movieOperations.filtrationsInProgress[url] != nil {
+            if movieOperations.downloadsInProgress[url] != nil
+                || movieOperations.filtrationsInProgress[url] != nil
+            {
                 return load
             }
         }

@@ -8,7 +8,6 @@ enum Technique: String, CaseIterable {
     case oneLoadPerURL = "one-load-per-url"
     case cancelOnReuse = "cancel-on-reuse"
     case prefetch
-    /// Five downloads (and filters) at once, as in the multi-image article; without it, one, as in
-    /// steps 2 and 3.
+    /// Five downloads at once, as in the multi-image article (one without it, as in step 3).
     case extraConcurrency = "extra-concurrency"
 }

@@ -198,7 +198,8 @@ struct OptionsParserTests {
     @Test("--without takes a comma-separated list of the step's techniques, in the step's order, each once")
     func withoutTakesTechniques() throws {
         let names = ["memory-cache", "prefetch"]
-        let options = try OptionsParser.parse(["--without", "prefetch,memory-cache,prefetch"], techniques: names)
+        let options = try OptionsParser.parse(
+            ["--without", "prefetch,memory-cache,prefetch"], techniques: names)
         #expect(options.without == ["memory-cache", "prefetch"])
         #expect(throws: OptionsError.self) {
             try OptionsParser.parse(["--without", "prefetching"], techniques: names)

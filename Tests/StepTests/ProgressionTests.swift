@@ -194,7 +194,8 @@ struct ProgressionTests {
     @Test("Each of step 4's techniques buys what the chapter credits it with", arguments: stepFourCredits)
     func eachTechniqueEarnsItsPlace(technique: String, scenario: String, worse key: String) throws {
         let cached = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
-        let without = try AblationBlocks.result("Step4CacheAndPrefetch --without \(technique)", scenario: scenario)
+        let without = try AblationBlocks.result(
+            "Step4CacheAndPrefetch --without \(technique)", scenario: scenario)
         #expect(without.metric(key) > cached.metric(key), "without \(technique), \(key) should grow")
     }
 

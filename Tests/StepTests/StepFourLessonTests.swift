@@ -99,11 +99,14 @@ struct StepFourLessonTests {
     @Test("The fetch-again check catches a step with no disk cache")
     func fetchAgainCheckCatchesAMissingDiskCache() throws {
         let text = Self.revisitScenario(seed: Self.revisitSeeds[0])
-        let run = try Self.run(.cacheAndPrefetch, text: text, named: "no-disk", options: ["--without", "disk-cache"])
+        let run = try Self.run(
+            .cacheAndPrefetch, text: text, named: "no-disk", options: ["--without", "disk-cache"])
         #expect(!Self.fetchedAgain(run).isEmpty)
     }
 
-    @Test("Where rows are revisited, step 4 makes fewer requests and downloads fewer bytes than step 3", arguments: revisitSeeds)
+    @Test(
+        "Where rows are revisited, step 4 makes fewer requests and downloads fewer bytes than step 3",
+        arguments: revisitSeeds)
     func fewerRequestsThanStepThreeOnRevisits(seed: UInt64) throws {
         let text = Self.revisitScenario(seed: seed)
         let cached = try Self.run(.cacheAndPrefetch, text: text, named: "revisit-\(seed)")
@@ -112,7 +115,9 @@ struct StepFourLessonTests {
         #expect(cached.metric("bytes_downloaded") < idleOnly.metric("bytes_downloaded"))
     }
 
-    @Test("Where rows are revisited, step 4 without its guesses decodes no more posters than step 3, and fewer in all")
+    @Test(
+        "Where rows are revisited, step 4 without its guesses decodes no more posters than step 3, and fewer in all"
+    )
     func fewerDecodesThanStepThreeOnRevisits() throws {
         // Step 3 keeps every poster it showed, unbounded, so within a launch it never decodes one twice
         // either; step 4 saves the decodes of rows that share a poster, and those its memory cache holds.
