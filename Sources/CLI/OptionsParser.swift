@@ -23,7 +23,7 @@ package enum OptionsParser {
         let help: String
         /// Checks the value (empty for a flag) and stores it; `techniques` are those the program takes.
         let store:
-            @Sendable (_ value: String, _ techniques: [Technique], _ result: inout RunOptions)
+            @Sendable (_ value: String, _ techniques: [String], _ result: inout RunOptions)
                 throws(OptionsError) -> Void
     }
 
@@ -73,7 +73,7 @@ package enum OptionsParser {
         },
         Option(
             name: "--without", kind: .value(placeholder: "LIST"),
-            help: withoutHelp(listing: Technique.allCases)
+            help: "turn off some of the step's techniques, comma-separated (the step's --help lists them)"
         ) { value, techniques, result throws(OptionsError) in
             result.without = try without(value, accepting: techniques)
         },
@@ -114,16 +114,15 @@ package enum OptionsParser {
     ]
 
     /// The help line of `--without`, listing the techniques it may name.
-    private static func withoutHelp(listing techniques: [Technique]) -> String {
-        "turn off some of the step's techniques, comma-separated: "
-            + techniques.map(\.rawValue).joined(separator: ", ")
+    private static func withoutHelp(listing techniques: [String]) -> String {
+        "turn off some of the step's techniques, comma-separated: " + techniques.joined(separator: ", ")
     }
 
     /// Reads the arguments (without the program name) into options. `accepting` narrows the options to
     /// those names (with their dashes, `--seed`), for a program that takes only some of them (`Compare`);
-    /// `techniques`, when given, are the only ones `--without` may name (a step's own).
+    /// `techniques` are the only names `--without` may take (the running step's own; none by default).
     package static func parse(
-        _ arguments: [String], accepting: Set<String>? = nil, techniques: [Technique]? = nil
+        _ arguments: [String], accepting: Set<String>? = nil, techniques: [String] = []
     ) throws(OptionsError) -> RunOptions {
         let options =
             accepting.map { names in Self.options.filter { names.contains($0.name) } } ?? Self.options
@@ -168,7 +167,7 @@ package enum OptionsParser {
                     throw .missingValue(option: option.name)
                 }
             }
-            try option.store(value, techniques ?? Technique.allCases, &result)
+            try option.store(value, techniques, &result)
         }
         return result
     }
@@ -176,7 +175,7 @@ package enum OptionsParser {
     /// The help: a usage line, one line per option (those named in `accepting`, or all), and the built-in
     /// scenarios. With `techniques`, `--without` lists those (and is left out when there are none).
     package static func helpText(
-        program: String, summary: String, accepting: Set<String>? = nil, techniques: [Technique]? = nil
+        program: String, summary: String, accepting: Set<String>? = nil, techniques: [String]? = nil
     ) -> String {
         var options =
             accepting.map { names in Self.options.filter { names.contains($0.name) } } ?? Self.options
@@ -226,31 +225,27 @@ package enum OptionsParser {
         argument.hasPrefix("--") || argument == "-h"
     }
 
-    /// The techniques a `--without` list names, sorted and each once; a word that is no technique, or one
-    /// the program does not take, is refused with the list of those it takes.
-    private static func without(_ value: String, accepting techniques: [Technique]) throws(OptionsError)
-        -> [Technique]
+    /// The techniques a `--without` list names, in the step's order and each once; a word the step does
+    /// not list is refused with the list of those it takes.
+    private static func without(_ value: String, accepting techniques: [String]) throws(OptionsError)
+        -> [String]
     {
-        var named: Set<Technique> = []
+        var named: Set<String> = []
         for word in value.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let technique = Technique(rawValue: String(word)) else {
+            guard techniques.contains(String(word)) else {
                 throw .badValue(
-                    option: "--without", value: value, expected: expectedTechniques(techniques))
+                    option: "--without", value: String(word), expected: expectedTechniques(techniques))
             }
-            named.insert(technique)
+            named.insert(String(word))
         }
-        if let foreign = named.sorted().first(where: { !techniques.contains($0) }) {
-            throw .badValue(
-                option: "--without", value: foreign.rawValue, expected: expectedTechniques(techniques))
-        }
-        return named.sorted()
+        return techniques.filter(named.contains)
     }
 
     /// What `--without` expects, for a program that takes these techniques.
-    private static func expectedTechniques(_ techniques: [Technique]) -> String {
+    private static func expectedTechniques(_ techniques: [String]) -> String {
         techniques.isEmpty
             ? "nothing: this step has no techniques to turn off (steps 4 and 5 have)"
-            : "a comma-separated list of " + techniques.map(\.rawValue).joined(separator: ", ")
+            : "a comma-separated list of " + techniques.joined(separator: ", ")
     }
 
     /// A path value, unless it is empty.

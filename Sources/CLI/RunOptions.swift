@@ -17,8 +17,9 @@ public struct RunOptions: Sendable, Equatable {
     package var cacheDirectory: String?
     /// Override the step's download concurrency, 1…64 (`--concurrency`).
     public var concurrency: Int?
-    /// Techniques of step 4 or 5 to turn off, to see what each buys (`--without`); sorted, each once.
-    public var without: [Technique] = []
+    /// The step's techniques to turn off, to see what each buys (`--without`): names from the step's own
+    /// list (`WorkbookStep.techniques`), in that list's order, each once.
+    public var without: [String] = []
     /// Serve real PNG files from this folder instead of generated posters (`--posters`).
     package var postersDirectory: String?
     /// Draw the whole run as an SVG picture into this file (`--timeline`).
@@ -34,30 +35,6 @@ public struct RunOptions: Sendable, Equatable {
 
     /// The defaults: the `course` scenario, its own seed, a text report, no extra files.
     public init() {}
-}
-
-/// One of step 4's or step 5's techniques, as `--without` names it. Each step lists the ones it takes
-/// (`WorkbookStep.techniques`); the harness refuses the others, and steps 1 to 3 take none.
-public enum Technique: String, CaseIterable, Sendable, Comparable {
-    case memoryCache = "memory-cache"
-    case diskCache = "disk-cache"
-    case oneLoadPerURL = "one-load-per-url"
-    case cancelOnReuse = "cancel-on-reuse"
-    case resumeDownloads = "resume-downloads"
-    case prefetch
-    case diskWhileScrolling = "disk-while-scrolling"
-    case extraConcurrency = "extra-concurrency"
-    case windowedCancel = "windowed-cancel"
-    case finishStarted = "finish-started"
-    case keepOnScreen = "keep-on-screen"
-    case rememberFailures = "remember-failures"
-    case decodeAtDisplaySize = "decode-at-display-size"
-    case retries
-    case slowDragLoading = "slow-drag-loading"
-
-    public static func < (lhs: Technique, rhs: Technique) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
 }
 
 /// Whether the text report uses terminal colours.
@@ -81,10 +58,11 @@ public protocol WorkbookStep {
     static var summary: String { get }
     /// Makes the app's first screen; the harness calls it on the simulated main thread at each launch.
     static func makeApp(_ options: RunOptions) -> TableViewController
-    /// The techniques `--without` may turn off in this step (none, unless the step says).
-    static var techniques: [Technique] { get }
+    /// The names of the techniques `--without` may turn off in this step (none, unless the step says).
+    /// Each step keeps its own list: the harness only checks a name against it.
+    static var techniques: [String] { get }
 }
 
 extension WorkbookStep {
-    public static var techniques: [Technique] { [] }
+    public static var techniques: [String] { [] }
 }

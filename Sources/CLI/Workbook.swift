@@ -21,7 +21,7 @@ public enum Workbook {
     /// gets one line); 2 for bad input, refused before the run. SIGINT, SIGTERM, SIGHUP, SIGUSR1 and
     /// SIGALRM remove the run's temporary files before the process ends.
     public static func main(
-        step: String, summary: String, techniques: [Technique] = [],
+        step: String, summary: String, techniques: [String] = [],
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         makeApp: @escaping (RunOptions) -> TableViewController
     ) -> Never {

@@ -540,10 +540,10 @@ enum Exercises {
             kind: .change([
                 Edit(
                     file: "ListViewController.swift", inside: "class ListViewController",
-                    old: "ImageCache(totalCostLimit: 5_000_000)", new: "ImageCache(totalCostLimit: 1_000_000)"
-                )
+                    old: "? 5_000_000 : 0", new: "? 1_000_000 : 0")
             ]),
-            task: "Change ImageCache(totalCostLimit: 5_000_000) to 1_000_000. Predict the caches and memory.",
+            task:
+                "Change the memory cache's totalCostLimit from 5_000_000 to 1_000_000. Predict the caches and memory.",
             commands: ["swift run Step4CacheAndPrefetch"],
             hints: ["What the memory cache drops, the disk cache still has."],
             runs: [RunSpec(label: "course", step: .this, scenario: .builtIn("course"))],
@@ -566,9 +566,9 @@ enum Exercises {
             kind: .change([
                 Edit(
                     file: "ListViewController.swift", inside: "class ListViewController",
-                    old: "let prefetchDistance = 1", new: "let prefetchDistance = 0")
+                    old: "let prefetchDistance = 2", new: "let prefetchDistance = 0")
             ]),
-            task: "Change prefetchDistance = 1 to 0. Predict the wait at reading pace.",
+            task: "Change prefetchDistance = 2 to 0. Predict the wait at reading pace.",
             commands: ["swift run Step4CacheAndPrefetch --scenario reading"],
             hints: [
                 "Prefetch trades bytes for the user's time: look at time_to_visible_ms_p50 and bytes_wasted."
@@ -689,7 +689,7 @@ enum Exercises {
                 Mutant(
                     "a guard without the identity test", file: "ListViewController.swift",
                     inside: "func finishLoads",
-                    ", cell.imageLoad === load || !configuration.isCancelOnReuseEnabled", ""),
+                    ", cell.imageLoad === load || !techniques.contains(.cancelOnReuse)", ""),
                 Mutant(
                     "a load cancelled on reuse but not forgotten", file: "MovieCell.swift",
                     inside: "func prepareForReuse", "            imageLoad = nil\n", ""),

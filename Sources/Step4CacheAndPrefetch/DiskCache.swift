@@ -2,13 +2,10 @@ import Shared
 
 /// The disk cache: downloaded poster bytes in the caches folder, which survives a relaunch.
 ///
-/// Each file is named after a hash of the whole URL (two URLs that end in the same file name must not
-/// collide) and starts with a header line holding the byte count, the disk's seal of the bytes and the
-/// URL. The seal is keyed and covers where the posters came from, so a file left by a run on other
-/// posters, damaged, or forged by someone else is a miss, never a wrong picture. A file holding another
-/// URL's header is a miss too, said once. Files are written atomically; a folder where a file belongs is
-/// skipped. When a write fails (the disk is full, the folder was deleted) the cache turns itself off for
-/// the rest of the launch, says so once, and the app carries on with the network alone.
+/// Files are named after a hash of the whole URL, so two URLs ending in the same file name never share
+/// one, and start with a header of the byte count, the disk's keyed seal of the bytes and the URL: a
+/// damaged, foreign or forged file is a miss (another URL's, said once), never a wrong picture. A failed
+/// write turns the cache off for the launch, said once; the app carries on with the network alone.
 final class DiskCache {
     let directory: URL
     /// Whether a write failed: from then on the cache neither reads nor writes.
@@ -60,11 +57,6 @@ final class DiskCache {
             isOff = true
             Instruments.diskCacheOff(reason: "a write to \(directory.lastPathComponent) failed")
         }
-    }
-
-    /// Forgets a URL's file.
-    func removeData(for url: URL) {
-        Disk.shared.removeItem(at: fileURL(for: url))
     }
 
     private static func header(for url: URL, body: [UInt8]) -> String {

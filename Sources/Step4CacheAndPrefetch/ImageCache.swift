@@ -52,11 +52,9 @@ final class ImageCache {
         }
     }
 
-    /// Empties the cache except for the URLs given (the posters on screen).
-    func removeAll(keeping kept: Set<URL>) {
-        for url in entries.keys where !kept.contains(url) {
-            totalCost -= entries[url]!.cost
-            entries.removeValue(forKey: url)
-        }
+    /// Empties the cache, as a memory warning asks.
+    func removeAll() {
+        entries.removeAll()
+        totalCost = 0
     }
 }

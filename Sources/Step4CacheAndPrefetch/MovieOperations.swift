@@ -11,15 +11,6 @@ final class MovieOperations {
     var filtrationsInProgress: [URL: ImageFiltration] = [:]
     /// The filtration queue.
     let filtrationQueue: OperationQueue
-    /// Reads (and filters) of posters already on disk: never suspended, since they use no network.
-    let diskReadQueue: OperationQueue
-    /// The disk cache's writes, one at a time.
-    let diskWriteQueue: OperationQueue
-
-    /// Whether a download or a filter for the URL is waiting or running.
-    func hasWork(for url: URL) -> Bool {
-        downloadsInProgress[url] != nil || filtrationsInProgress[url] != nil
-    }
 
     init(concurrency: Int) {
         downloadQueue = OperationQueue()
@@ -28,11 +19,5 @@ final class MovieOperations {
         filtrationQueue = OperationQueue()
         filtrationQueue.name = "Image Filtration queue"
         filtrationQueue.maxConcurrentOperationCount = concurrency
-        diskReadQueue = OperationQueue()
-        diskReadQueue.name = "Disk read queue"
-        diskReadQueue.maxConcurrentOperationCount = concurrency
-        diskWriteQueue = OperationQueue()
-        diskWriteQueue.name = "Disk write queue"
-        diskWriteQueue.maxConcurrentOperationCount = 1
     }
 }

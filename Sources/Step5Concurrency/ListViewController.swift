@@ -61,6 +61,7 @@ final class ListViewController: TableViewController {
         super.viewDidLoad()
         PhoneMainActor.assumeIsolated(self) { controller in
             controller.tableView.register(MovieCell.self, forCellReuseIdentifier: "CellIdentifier")
+            controller.display.remembersFailures = controller.techniques.contains(.rememberFailures)
             controller.display.loadEnded = { [unowned controller] in controller.loadEnded(at: $0) }
             controller.display.prefetchEnded = { [unowned controller] in controller.prefetchEnded(row: $0) }
             controller.fetchMovieDetails()
@@ -81,7 +82,7 @@ final class ListViewController: TableViewController {
     /// Keeps only the posters on screen (the disk still has the rest) and drops the guesses.
     func trimCaches() {
         let onScreen = (tableView.indexPathsForVisibleRows ?? []).compactMap { movies[$0.row].url }
-        imageCache.removeAll(keeping: Set(onScreen))
+        imageCache.removeAll(keeping: techniques.contains(.keepOnScreen) ? Set(onScreen) : [])
         cancelPrefetching()
     }
 

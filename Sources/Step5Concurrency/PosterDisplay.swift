@@ -12,6 +12,8 @@ final class PosterDisplay {
     let imageCache: ImageCache
     /// URLs that failed in this launch: not tried again until the next one.
     var failedURLs: Set<URL> = []
+    /// Whether a failure goes into `failedURLs` (`Techniques.rememberFailures`).
+    var remembersFailures = true
     private unowned let tableView: TableView
     /// Told when a visible row's task has shown its answer (the controller may start prefetching).
     var loadEnded: (@PhoneMainActor (IndexPath) -> Void)?
@@ -29,7 +31,7 @@ final class PosterDisplay {
         guard !Task.isCancelled else { return }
         if case .success(let image) = result {
             imageCache.setImage(image, forKey: url)
-        } else {
+        } else if remembersFailures {
             failedURLs.insert(url)
         }
         defer { loadEnded?(indexPath) }
@@ -62,7 +64,7 @@ final class PosterDisplay {
         defer { prefetchEnded?(row) }
         if let image {
             imageCache.setImage(image, forKey: url)
-        } else {
+        } else if remembersFailures {
             failedURLs.insert(url)
         }
     }

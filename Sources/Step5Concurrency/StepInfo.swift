@@ -5,10 +5,7 @@ enum StepInfo: WorkbookStep {
     static let name = "Step5Concurrency"
     static let summary = "the same app in Swift concurrency, decoding at display size, as image libraries do"
     /// What `--without` may turn off here; the others are measured and left out (`Techniques`).
-    static let techniques: [Technique] = [
-        .decodeAtDisplaySize, .oneLoadPerURL, .retries, .diskCache, .resumeDownloads, .diskWhileScrolling,
-        .slowDragLoading, .finishStarted,
-    ]
+    static let techniques = Technique.allCases.map(\.rawValue)
 
     /// Makes the app's first screen; the harness calls it on the simulated main thread at each launch.
     static func makeApp(_ options: RunOptions) -> TableViewController {

@@ -44,32 +44,54 @@ struct Techniques: OptionSet, Sendable {
     /// to joins it. Step 4's `letsStartedWorkFinish`.
     static let finishStarted = Techniques(rawValue: 1 << 10)
 
+    /// On a memory warning, the posters on screen stay in the memory cache (the disk still has the
+    /// rest); without it, the cache is emptied, as step 4 empties it.
+    static let keepOnScreen = Techniques(rawValue: 1 << 11)
+
+    /// A URL that failed for good shows the failure for the rest of the launch; without it, a later
+    /// display of the row tries again, as in step 4.
+    static let rememberFailures = Techniques(rawValue: 1 << 12)
+
     /// What the step uses.
     static let all: Techniques = [
         .decodeAtDisplaySize, .coalescing, .retries, .diskCache, .resumableDownloads, .diskWhileScrolling,
-        .slowDragLoading, .finishStarted,
+        .slowDragLoading, .finishStarted, .keepOnScreen, .rememberFailures,
     ]
+}
+
+/// The techniques `--without` can turn off in this step, as it names them.
+enum Technique: String, CaseIterable {
+    case decodeAtDisplaySize = "decode-at-display-size"
+    case oneLoadPerURL = "one-load-per-url"
+    case retries
+    case diskCache = "disk-cache"
+    case resumeDownloads = "resume-downloads"
+    case diskWhileScrolling = "disk-while-scrolling"
+    case slowDragLoading = "slow-drag-loading"
+    case finishStarted = "finish-started"
+    case keepOnScreen = "keep-on-screen"
+    case rememberFailures = "remember-failures"
+
+    /// The technique in this step's terms.
+    var option: Techniques {
+        switch self {
+        case .decodeAtDisplaySize: .decodeAtDisplaySize
+        case .oneLoadPerURL: .coalescing
+        case .retries: .retries
+        case .diskCache: .diskCache
+        case .resumeDownloads: .resumableDownloads
+        case .diskWhileScrolling: .diskWhileScrolling
+        case .slowDragLoading: .slowDragLoading
+        case .finishStarted: .finishStarted
+        case .keepOnScreen: .keepOnScreen
+        case .rememberFailures: .rememberFailures
+        }
+    }
 }
 
 extension Techniques {
     /// The techniques `--without` names, in this step's terms.
-    init(_ named: [Technique]) {
-        self = []
-        for technique in named {
-            switch technique {
-            case .decodeAtDisplaySize: insert(.decodeAtDisplaySize)
-            case .oneLoadPerURL: insert(.coalescing)
-            case .retries: insert(.retries)
-            case .diskCache: insert(.diskCache)
-            case .resumeDownloads: insert(.resumableDownloads)
-            case .diskWhileScrolling: insert(.diskWhileScrolling)
-            case .slowDragLoading: insert(.slowDragLoading)
-            case .finishStarted: insert(.finishStarted)
-            // Step 4's only: the harness refuses them for this step.
-            case .memoryCache, .cancelOnReuse, .prefetch, .extraConcurrency, .windowedCancel, .keepOnScreen,
-                .rememberFailures:
-                break
-            }
-        }
+    init(_ named: [String]) {
+        self = Techniques(named.compactMap(Technique.init(rawValue:)).map(\.option))
     }
 }

@@ -44,7 +44,7 @@ enum AblationBlocks {
     static var commands: [String] {
         ["Step3IdleOnly --concurrency \(stepFourConcurrency)", "Step4CacheAndPrefetch"]
             + Step.cacheAndPrefetch.info.techniques.map {
-                "Step4CacheAndPrefetch --without \($0.rawValue)"
+                "Step4CacheAndPrefetch --without \($0)"
             }
     }
 
@@ -76,7 +76,7 @@ final class SharedCommandRuns: @unchecked Sendable {
             throw WorkbookError.badInput("walkthrough: unknown step in “\(command)”")
         }
         if words.count == 1 { return try SharedRuns.shared.result(step, scenario) }
-        var options = try OptionsParser.parse(Array(words.dropFirst()))
+        var options = try OptionsParser.parse(Array(words.dropFirst()), techniques: step.info.techniques)
         options.scenario = scenario
         let result = try Workbook.run(
             step: step.rawValue, options: options, keepTrace: true, makeApp: step.makeApp)

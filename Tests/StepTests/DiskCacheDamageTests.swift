@@ -107,5 +107,5 @@ struct DiskCacheDamageTests {
 
 extension Step {
     /// The steps with a disk cache: those whose `--without` can turn one off.
-    static let withDiskCache = allCases.filter { $0.info.techniques.contains(.diskCache) }
+    static let withDiskCache = allCases.filter { $0.info.techniques.contains("disk-cache") }
 }

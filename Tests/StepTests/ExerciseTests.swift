@@ -40,7 +40,8 @@ struct ExerciseTests {
             if options.isEmpty, case .builtIn = spec.scenario {
                 result = try SharedRuns.shared.result(step, scenario)
             } else {
-                let parsed = try OptionsParser.parse(["--scenario", scenario] + options)
+                let parsed = try OptionsParser.parse(
+                    ["--scenario", scenario] + options, techniques: step.info.techniques)
                 result = try Workbook.run(
                     step: step.rawValue, options: parsed, keepTrace: spec.traced, makeApp: step.makeApp)
             }

@@ -93,7 +93,7 @@ struct FaultTests {
 
     @Test(
         "While a retry waits, the row shows the failure image, and a retry that succeeds replaces it",
-        arguments: [Step.cacheAndPrefetch, .concurrency])
+        arguments: [Step.concurrency])
     func failureShowsWhileRetrying(step: Step) throws {
         let run = try SharedRuns.shared.result(step, "flaky")
         // A row that showed the failure image and later, without being shown anything else, the poster

@@ -47,6 +47,9 @@ enum Step5Ablation {
         Entry(
             name: "disk reads while scrolling", technique: .diskWhileScrolling, scenario: "long-fling",
             keys: ["placeholder_row_seconds", "disk_cache_hits"]),
+        Entry(
+            name: "remembered failures", technique: .rememberFailures, scenario: "flaky",
+            keys: ["requests_started", "requests_failed", "bytes_downloaded"]),
     ]
 
     /// The Markdown table, from fresh runs.

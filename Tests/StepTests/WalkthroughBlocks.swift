@@ -99,9 +99,14 @@ enum WalkthroughBlocks {
                 let result = try SharedRuns.shared.result(step, words[1])
                 return try ComparisonTable.column(fromJSON: Data(JSONReport.render(result).utf8))
             }
+            var options = RunOptions()
+            options.scenario = words[1]
+            let plan = try Workbook.run(step: "plan", options: options) { _ in ClairvoyantClient() }
             return Generated(
                 body: "```text\n$ swift build && swift run Compare --scenario \(words[1])\n"
-                    + ComparisonTable.render(columns) + "```")
+                    + ComparisonTable.render(
+                        columns, plan: ComparisonTable.column(fromJSON: Data(JSONReport.render(plan).utf8)))
+                    + "```")
         case "timeline":
             guard words.count == 4 else {
                 throw WorkbookError.badInput("walkthrough: expected “timeline STEP SCENARIO FILE.svg”")
@@ -142,7 +147,7 @@ enum WalkthroughBlocks {
             guard words.count >= 2, let step = Step(rawValue: words[1]) else {
                 throw WorkbookError.badInput("walkthrough: unknown step in “\(directive)”")
             }
-            let options = try OptionsParser.parse(Array(words.dropFirst(2)))
+            let options = try OptionsParser.parse(Array(words.dropFirst(2)), techniques: step.info.techniques)
             let result = try Workbook.run(step: step.rawValue, options: options, makeApp: step.makeApp)
             let text = options.json ? JSONReport.render(result) : TextReport.render(result)
             return Generated(
