@@ -101,12 +101,14 @@ enum WalkthroughBlocks {
             }
             var options = RunOptions()
             options.scenario = words[1]
-            let plan = try Workbook.run(step: "plan", options: options) { _ in ClairvoyantClient() }
+            let plan = try ComparisonTable.column(
+                fromJSON: Data(
+                    JSONReport.render(
+                        Workbook.run(step: "plan", options: options) { _ in ClairvoyantClient() }
+                    ).utf8))
             return Generated(
                 body: "```text\n$ swift build && swift run Compare --scenario \(words[1])\n"
-                    + ComparisonTable.render(
-                        columns, plan: ComparisonTable.column(fromJSON: Data(JSONReport.render(plan).utf8)))
-                    + "```")
+                    + ComparisonTable.render(columns, plan: plan) + "```")
         case "timeline":
             guard words.count == 4 else {
                 throw WorkbookError.badInput("walkthrough: expected “timeline STEP SCENARIO FILE.svg”")
