@@ -88,9 +88,11 @@ public enum Workbook {
             _ = try writableDirectory(root.appendingPathComponent("Caches").path, option: "--cache-dir")
             phoneOptions.diskRoot = root
             if let problem = PrivateFolder.keyProblem {
-                warn(
+                // Said when the app first seals an entry: a step without a disk cache has nothing to trust.
+                let line =
                     "\(step): warning: --cache-dir entries cannot be trusted across runs: \(problem); this "
-                        + "run seals them with a key of its own, so a later run will not hit them")
+                    + "run seals them with a key of its own, so a later run will not hit them"
+                phoneOptions.onFirstSeal = { warn(line) }
             }
         } else {
             try checkTemporaryDirectory()

@@ -23,8 +23,11 @@ package final class OutputFile {
     /// The open descriptor: the temporary file's, or the device's or FIFO's. -1 once closed.
     private var descriptor: Int32
 
-    /// How long a write to a FIFO or device may wait, without progress, for its reader.
-    package static let stallSeconds: Int32 = 10
+    /// How long a write to a FIFO or device may wait, without progress, for its reader: 3 s, longer than
+    /// a reader that is alive takes between reads (one still starting up on a busy machine, or working
+    /// through the batch it took), short enough that a reader that opened and went away costs little. A
+    /// pager waiting for a key is the one real reader it cuts off; no bound could wait for it.
+    package static let stallSeconds: Int32 = 3
 
     private enum Target {
         /// A regular file, replaced by renaming `temporary` over `destination` (the path, or the file a

@@ -90,12 +90,14 @@ package final class PosterMemo: @unchecked Sendable {
         lock.withLock { posters.value(for: url, now: tick()) }
     }
 
-    /// The decoded pixels of PNG bytes, nil when they do not decode.
+    /// The decoded pixels of PNG bytes, nil when they do not decode. Bytes that differ only in their
+    /// stamp (`PosterStamp`) share one decode.
     package func decode(_ data: Data) -> Bitmap? {
-        if let cached = lock.withLock({ decodes.value(for: data, now: tick()) }) { return cached }
-        let bitmap = try? PNGDecoder.decode([UInt8](data), maximumPixels: PosterLimits.maximumPixels)
-        remember(data.count + (bitmap?.byteCount ?? 0)) {
-            decodes.store(bitmap, for: data, bytes: $0, now: $1)
+        let key = PosterStamp.unstamped(data)
+        if let cached = lock.withLock({ decodes.value(for: key, now: tick()) }) { return cached }
+        let bitmap = try? PNGDecoder.decode([UInt8](key), maximumPixels: PosterLimits.maximumPixels)
+        remember(key.count + (bitmap?.byteCount ?? 0)) {
+            decodes.store(bitmap, for: key, bytes: $0, now: $1)
         }
         return bitmap
     }
@@ -213,14 +215,19 @@ private struct MemoTable<Key: Hashable, Value> {
     }
 }
 
-/// How large a poster the phone agrees to decode: at most 4096×4096 pixels (64 MB of RGBA), already far
-/// more than a row of a phone's list can show. A larger PNG is refused from its header, before anything is
-/// allocated for it, and its row shows the failure image; the trace says why (`poster_refused`).
+/// How large a poster the phone agrees to decode: at most 1024×1024 pixels (4 MB of RGBA), already more
+/// than a row of a phone's list can show, and small enough that a screen of a hundred distinct posters
+/// at the limit, each decoded, filtered and hashed, runs in seconds and a few hundred megabytes. A
+/// `--posters` file over it is refused when the folder is read; any other larger PNG is refused from its
+/// header, before anything is allocated for it, and its row shows the failure image; the trace says why
+/// (`poster_refused`).
 package enum PosterLimits {
-    /// The most pixels a poster may have: 4096 × 4096.
-    package static let maximumPixels = 4096 * 4096
+    /// The side of the largest square poster: 1024.
+    package static let maximumSide = 1024
+    /// The most pixels a poster may have, in any shape: 1024 × 1024.
+    package static let maximumPixels = maximumSide * maximumSide
 
-    /// Why PNG bytes are refused for their size (“8192×8192 pixels; a poster may have at most …”), or nil
+    /// Why PNG bytes are refused for their size (“4096×4096 pixels; a poster may have at most …”), or nil
     /// when the header is within the limit or is not a PNG header at all.
     package static func refusal(of png: [UInt8]) -> String? {
         guard png.count >= 24, png[12..<16].elementsEqual("IHDR".utf8) else { return nil }
@@ -232,6 +239,7 @@ package enum PosterLimits {
         guard width > maximumPixels || height > maximumPixels || width * height > maximumPixels else {
             return nil
         }
-        return "\(width)×\(height) pixels; a poster may have at most 4096×4096 (\(maximumPixels) pixels)"
+        return "\(width)×\(height) pixels; a poster may have at most "
+            + "\(maximumSide)×\(maximumSide) (\(maximumPixels) pixels)"
     }
 }

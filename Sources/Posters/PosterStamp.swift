@@ -1,3 +1,4 @@
+import Foundation
 import Imaging
 
 /// Marks each PNG the simulated server sends with the URL it was sent for, in a `tEXt` chunk.
@@ -29,6 +30,23 @@ package enum PosterStamp {
             UInt8(crc >> 24), UInt8((crc >> 16) & 0xff), UInt8((crc >> 8) & 0xff), UInt8(crc & 0xff),
         ])
         return Array(png[0..<33]) + chunk + Array(png[33...])
+    }
+
+    /// The bytes without their stamp: the same pixels, so every row a `--posters` file lands on shares
+    /// one decode. Bytes whose stamp chunk is damaged (its CRC does not match) are returned as they are,
+    /// so they fail to decode as they would with the stamp.
+    package static func unstamped(_ png: Data) -> Data {
+        guard png.count >= 41 else { return png }
+        let bytes = [UInt8](png.prefix(33 + 8 + 4 + keyword.utf8.count + 1 + 4096))
+        guard bytes[12..<16].elementsEqual("IHDR".utf8), bytes[37..<41].elementsEqual("tEXt".utf8) else {
+            return png
+        }
+        let length = Int(bytes[33]) << 24 | Int(bytes[34]) << 16 | Int(bytes[35]) << 8 | Int(bytes[36])
+        let end = 41 + length + 4
+        guard end <= bytes.count, bytes[41...].starts(with: Array(keyword.utf8) + [0]) else { return png }
+        let crc = bytes[(end - 4)..<end].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        guard CRC32.checksum(Array(bytes[37..<(end - 4)])) == crc else { return png }
+        return png.prefix(33) + png.dropFirst(end)
     }
 
     /// The URL stamped in PNG bytes, if any. Never traps on malformed bytes.

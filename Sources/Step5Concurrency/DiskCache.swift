@@ -20,6 +20,8 @@ actor DiskCache {
     private var reportedMismatch = false
     /// Each file's size and when it was last used (a counter), by file name.
     private var index: [String: (size: Int, lastUse: Int)]?
+    /// The sizes in `index` added up.
+    private var indexedBytes = 0
     private var clock = 0
 
     init(directory: URL, sizeLimit: Int) {
@@ -88,27 +90,31 @@ actor DiskCache {
     /// Forgets a URL's file.
     func removeData(for url: URL) {
         Disk.shared.removeItem(at: fileURL(for: url))
-        index?[fileURL(for: url).lastPathComponent] = nil
+        indexedBytes -= index?.removeValue(forKey: fileURL(for: url).lastPathComponent)?.size ?? 0
     }
 
     /// The bytes the cache's files hold now.
-    var totalSize: Int { loadedIndex().values.reduce(0) { $0 + $1.size } }
+    var totalSize: Int {
+        _ = loadedIndex()
+        return indexedBytes
+    }
 
     private nonisolated func fileURL(for url: URL) -> URL {
         directory.appendingPathComponent(FNV1a64.hexDigest(of: url.absoluteString) + ".poster")
     }
 
+    /// Marks a file used now, in place: the index is not copied, so a use costs the same however many
+    /// files the folder holds.
     private func markUsed(_ name: String, size: Int) {
-        var entries = loadedIndex()
+        _ = loadedIndex()
         clock += 1
-        entries[name] = (size, clock)
-        index = entries
+        indexedBytes += size - (index?.updateValue((size, clock), forKey: name)?.size ?? 0)
     }
 
-    /// Removes least recently used files until the folder fits the limit.
+    /// Removes least recently used files until the folder fits the limit; within it, does nothing.
     private func trim() {
-        var entries = loadedIndex()
-        var total = entries.values.reduce(0) { $0 + $1.size }
+        guard totalSize > sizeLimit, var entries = index else { return }
+        var total = indexedBytes
         // Ties (files found at launch) go by name, so every run removes the same files.
         let oldestFirst = entries.sorted { ($0.value.lastUse, $0.key) < ($1.value.lastUse, $1.key) }
         for (name, entry) in oldestFirst where total > sizeLimit {
@@ -117,6 +123,7 @@ actor DiskCache {
             total -= entry.size
         }
         index = entries
+        indexedBytes = total
     }
 
     /// The index, listing the folder the first time (files from earlier launches count as oldest).
@@ -126,11 +133,11 @@ actor DiskCache {
         var found: [String: (size: Int, lastUse: Int)] = [:]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names.sorted() where name.hasSuffix(".poster") {
-            let path = directory.appendingPathComponent(name).path
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            let size = Disk.shared.fileSize(at: directory.appendingPathComponent(name)) ?? 0
             found[name] = (size, 0)
         }
         index = found
+        indexedBytes = found.values.reduce(0) { $0 + $1.size }
         return found
     }
 

@@ -86,7 +86,7 @@ public final class Image: @unchecked Sendable {
         }
         guard let decoded = host.decode(data) else { return nil }
         self.init(
-            pixels: .decoded(decoded.png), byteCount: decoded.bitmap.byteCount, kind: .poster,
+            pixels: .decoded(decoded.png), byteCount: decoded.width * decoded.height * 4, kind: .poster,
             sourceURL: decoded.png.source, downloadID: decoded.downloadID, isFiltered: false,
             tracker: host.memory)
     }
@@ -101,9 +101,9 @@ public final class Image: @unchecked Sendable {
         guard let host = SimulatedThread.uiKitHost else {
             preconditionFailure("applyingSepia(intensity:) needs a simulated thread of a phone.")
         }
-        let filtered = host.filter(bitmap, intensity: intensity, sourceURL: sourceURL)
+        host.filter(pixels: byteCount / 4, intensity: intensity, sourceURL: sourceURL)
         return Image(
-            pixels: .sepia(pixels, intensity: intensity), byteCount: filtered.byteCount, kind: kind,
+            pixels: .sepia(pixels, intensity: intensity), byteCount: byteCount, kind: kind,
             sourceURL: sourceURL, downloadID: downloadID, isFiltered: true, tracker: host.memory)
     }
 
@@ -171,7 +171,7 @@ extension Image {
         guard let decoded = host.decode(data, fittingPixels: width, height) else { return nil }
         self.init(
             pixels: .fitted(decoded.png, width: width, height: height),
-            byteCount: decoded.bitmap.byteCount, kind: .poster, sourceURL: decoded.png.source,
+            byteCount: decoded.width * decoded.height * 4, kind: .poster, sourceURL: decoded.png.source,
             downloadID: decoded.downloadID, isFiltered: false, tracker: host.memory)
     }
 }

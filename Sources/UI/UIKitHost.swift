@@ -27,13 +27,14 @@ package protocol UIKitHost: AppHost {
     /// Decodes PNG bytes to the size that fits `width` × `height`, charging the cost; nil when they are not
     /// a PNG.
     func decode(_ data: Data, fittingPixels width: Int, _ height: Int) -> DecodedPicture?
-    /// Filters pixels in sepia on the calling thread, charging the cost.
-    func filter(_ bitmap: Bitmap, intensity: Double, sourceURL: String?) -> Bitmap
+    /// Charges the sepia filter of a picture of `pixels` pixels on the calling thread (its pixels are made
+    /// when asked).
+    func filter(pixels: Int, intensity: Double, sourceURL: String?)
 }
 
-/// A decoded picture, the bytes it came from (which make its pixels again when asked), and the download
+/// A decoded picture's size, the bytes it came from (which make its pixels when asked), and the download
 /// that delivered them.
-package typealias DecodedPicture = (bitmap: Bitmap, png: PNGBytes, downloadID: Int?)
+package typealias DecodedPicture = (width: Int, height: Int, png: PNGBytes, downloadID: Int?)
 
 extension SimulatedThread {
     /// The device whose simulated thread calls this, if it draws a screen.

@@ -30,12 +30,15 @@ public final class Disk {
     private var writesAccepted = 0
     /// Where the posters come from (`PosterServer.fingerprint`), mixed into every seal.
     private let posterSource: String
+    /// Called at the first seal, then forgotten (`PhoneOptions.onFirstSeal`).
+    private var onFirstSeal: (@Sendable () -> Void)?
 
     init(
         phone: Phone, root: URL, costs: CostModel, fullAfterWrites: Int? = nil,
-        posterSource: String = PosterServer.builtInFingerprint
+        posterSource: String = PosterServer.builtInFingerprint, onFirstSeal: (@Sendable () -> Void)? = nil
     ) throws {
         self.phone = phone
+        self.onFirstSeal = onFirstSeal
         self.costs = costs
         self.fullAfterWrites = fullAfterWrites
         self.posterSource = posterSource
@@ -135,6 +138,12 @@ public final class Disk {
         FileManager.default.fileExists(atPath: url.path)
     }
 
+    /// The size of a regular file in bytes; nil when it is missing or not a regular file (free, like
+    /// `fileExists`: one `stat`, so listing a folder of many files costs little).
+    public func fileSize(at url: URL) -> Int? {
+        BoundedFile.size(atPath: url.path).map { Int($0) }
+    }
+
     /// Whether a folder is where a file was expected (free, like `fileExists`).
     public func isFolder(at url: URL) -> Bool {
         BoundedFile.nonFileKind(atPath: url.path) == "a directory"
@@ -160,7 +169,11 @@ public final class Disk {
     /// A file sealed on another poster source (the generated posters or another `--posters` folder), or
     /// written by anyone without the key, does not match, so a cache can check every entry it reads.
     public func seal(_ bytes: [UInt8], name: String) -> String {
-        SHA256.hmacHex(
+        if let onFirstSeal {
+            self.onFirstSeal = nil
+            onFirstSeal()
+        }
+        return SHA256.hmacHex(
             key: PrivateFolder.key,
             message: Array(posterSource.utf8) + [0] + Array(name.utf8) + [0] + bytes)
     }

@@ -8,6 +8,11 @@ import UI
 /// The picture work the app asks of the phone, done on the calling simulated thread and priced there:
 /// decodes (full size and display size) and the sepia filter. The real pixel work is memoised across runs
 /// on identical input; its virtual cost is charged and traced at every call.
+///
+/// No call keeps pixels while its thread sleeps for the virtual cost: a decode hands back the picture's
+/// size and the bytes that make it again, and a filter makes no pixels at all (the filtered picture's are
+/// made when asked, from its recipe). So however many threads decode at once, the process holds at most
+/// one picture in the making besides the memo's budget.
 final class ImageWork {
     private let costs: CostModel
     private let recorder: Recorder
@@ -28,9 +33,8 @@ final class ImageWork {
 
     /// Decodes bytes, charging the cost; nil when they are not a PNG.
     func decode(_ data: Data) -> DecodedPicture? {
-        let bitmap = PosterMemo.shared.decode(data)
-        return charge(
-            bitmap, decodedFrom: data, cost: bitmap.map { costs.decode(pixels: $0.width * $0.height) })
+        let size = PosterMemo.shared.decode(data).map { (width: $0.width, height: $0.height) }
+        return charge(size, decodedFrom: data, cost: size.map { costs.decode(pixels: $0.width * $0.height) })
     }
 
     /// Decodes bytes at display size, charging a quarter of a full decode per source pixel and a full
@@ -43,31 +47,32 @@ final class ImageWork {
         let cost =
             costs.decode(pixels: full.width * full.height) / 4
             + costs.decode(pixels: fitted.width * fitted.height)
-        return charge(fitted, decodedFrom: data, cost: cost)
+        return charge((fitted.width, fitted.height), decodedFrom: data, cost: cost)
     }
 
-    /// Traces a decode and blocks the calling thread for its cost (a failed decode's, when `cost` is nil);
-    /// hands back the picture with its bytes and the download that delivered them.
-    private func charge(_ bitmap: Bitmap?, decodedFrom data: Data, cost: Int64?) -> DecodedPicture? {
+    /// Traces a decode of a picture of `size` (nil: it failed) and blocks the calling thread for its cost
+    /// (a failed decode's, when `cost` is nil); hands back the size with the bytes and the download that
+    /// delivered them.
+    private func charge(_ size: (width: Int, height: Int)?, decodedFrom data: Data, cost: Int64?)
+        -> DecodedPicture?
+    {
         let thread = SimulatedThread.current
         let source = PosterStamp.source(of: [UInt8](data.prefix(4096)))
         let micros = cost ?? costs.failedDecode(bytes: data.count)
-        recorder.decoded(url: source, thread: thread?.name ?? "?", micros: micros, succeeded: bitmap != nil)
-        if bitmap == nil { traceRefusal(of: data, source: source) }
+        recorder.decoded(url: source, thread: thread?.name ?? "?", micros: micros, succeeded: size != nil)
+        if size == nil { traceRefusal(of: data, source: source) }
         thread?.sleep(for: micros)
-        guard let bitmap else { return nil }
+        guard let size else { return nil }
         let png = PNGBytes(data, source: source)
-        return (bitmap, png, takeDelivery(of: png))
+        return (size.width, size.height, png, takeDelivery(of: png))
     }
 
-    /// Filters a bitmap, charging the cost.
-    func filter(_ bitmap: Bitmap, intensity: Double, sourceURL: String?) -> Bitmap {
+    /// Charges the sepia filter of a picture of `pixels` pixels; the filtered pixels are made when asked.
+    func filter(pixels: Int, intensity: Double, sourceURL: String?) {
         let thread = SimulatedThread.current
-        let cost = costs.filter(pixels: bitmap.width * bitmap.height)
+        let cost = costs.filter(pixels: pixels)
         recorder.filtered(url: sourceURL, thread: thread?.name ?? "?", micros: cost)
-        let filtered = PosterMemo.shared.sepia(bitmap, intensity: intensity)
         thread?.sleep(for: cost)
-        return filtered
     }
 
     /// Traces why bytes that did not decode were refused (`poster_refused`), when it was for their size.

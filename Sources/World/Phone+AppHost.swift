@@ -71,8 +71,8 @@ extension Phone: AppHost, RecordingHost, UIKitHost, WorldHost {
         imageWork.decode(data, fittingPixels: width, height)
     }
 
-    package func filter(_ bitmap: Bitmap, intensity: Double, sourceURL: String?) -> Bitmap {
-        imageWork.filter(bitmap, intensity: intensity, sourceURL: sourceURL)
+    package func filter(pixels: Int, intensity: Double, sourceURL: String?) {
+        imageWork.filter(pixels: pixels, intensity: intensity, sourceURL: sourceURL)
     }
 }
 

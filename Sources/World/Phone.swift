@@ -101,7 +101,7 @@ public final class Phone {
         defer { if let temporaryRoot { Disk.removeTemporaryRoot(temporaryRoot) } }
         phone.disk = try Disk(
             phone: phone, root: root, costs: options.costs, fullAfterWrites: scenario.diskFullAfterWrites,
-            posterSource: server.fingerprint)
+            posterSource: server.fingerprint, onFirstSeal: options.onFirstSeal)
         phone.network = Network(
             phone: phone, server: server, settings: scenario.network, faults: scenario.faults, seed: seed)
         let result = phone.play(step: step, server: server)

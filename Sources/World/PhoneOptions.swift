@@ -14,6 +14,9 @@ package struct PhoneOptions: Sendable {
     /// command line keeps them only when an output needs them; without them a run's memory stays flat
     /// however long it plays.
     package var keepsStopSnapshots = true
+    /// Called when the app first seals a disk entry (`Disk.seal`), once a run: how the command line warns
+    /// that a kept disk's entries cannot be trusted across runs, only for a step that has a disk cache.
+    package var onFirstSeal: (@Sendable () -> Void)?
 
     /// The defaults: a temporary disk, generated posters, default costs, trace kept.
     package init() {}

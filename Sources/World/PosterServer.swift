@@ -12,8 +12,9 @@ import UI
 /// that is not a valid PNG is served as it is: only the rows it lands on fail to decode.
 ///
 /// The folder is read once, at the start, through `BoundedFile`: each `.png` must be a regular file of at
-/// most 16 MB, and the folder may hold at most `maximumFolderFiles` of them and `maximumFolderBytes` in
-/// all; anything else is refused with one line naming the file and `--posters`. Its `fingerprint` (of
+/// most 16 MB with a header within `PosterLimits` (when it has a PNG header at all), and the folder may
+/// hold at most `maximumFolderFiles` of them and `maximumFolderBytes` in all; anything else is refused
+/// with one line naming the file and `--posters`. Its `fingerprint` (of
 /// every file's name and bytes) tells the disk which source filled a cache.
 final class PosterServer {
     /// What the server answers for one URL.
@@ -94,6 +95,9 @@ final class PosterServer {
                 bytes = try BoundedFile.read(file, as: .poster)
             } catch {
                 throw WorkbookError.badInput("--posters: \(file): \(error)")
+            }
+            if let reason = PosterLimits.refusal(of: [UInt8](bytes.prefix(24))) {
+                throw WorkbookError.badInput("--posters: \(file): \(reason)")
             }
             total += bytes.count
             guard total <= Self.maximumFolderBytes else {

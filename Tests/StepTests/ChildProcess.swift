@@ -112,9 +112,9 @@ extension ChildProcess {
 /// that inflate to megabytes and decode to hundreds of megabytes of pixels. Every byte is valid: only a
 /// limit can refuse them.
 enum ZeroPNG {
-    /// A 1-bit greyscale PNG of `width` × `height` black pixels.
-    static func make(width: UInt32, height: UInt32) -> [UInt8] {
-        let count = Int(height) * (1 + (Int(width) + 7) / 8)
+    /// A greyscale PNG of `width` × `height` black pixels, `bitDepth` bits each (1, 2, 4, 8 or 16).
+    static func make(width: UInt32, height: UInt32, bitDepth: UInt8 = 1) -> [UInt8] {
+        let count = Int(height) * (1 + (Int(width) * Int(bitDepth) + 7) / 8)
         var bits = BitStream()
         bits.bytes = [0x78, 0x01]
         bits.put(1, 1)  // the final block
@@ -134,7 +134,7 @@ enum ZeroPNG {
         bits.flush()
         let adler = UInt32(count % 65521) << 16 | 1
         var header = bigEndian(width) + bigEndian(height)
-        header += [1, 0, 0, 0, 0]
+        header += [bitDepth, 0, 0, 0, 0]
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
             + chunk("IDAT", bits.bytes + bigEndian(adler)) + chunk("IEND", [])
     }

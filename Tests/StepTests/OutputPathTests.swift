@@ -97,6 +97,28 @@ struct OutputPathTests {
     }
 
     @Test(
+        "A FIFO reader that opens and never reads costs the stall limit, then one line and exit 1",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func fifoReaderThatNeverReads() throws {
+        let folder = try StepFixtures.folder("fifo-stall")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("out").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // The read end is open the whole run and nothing is read: `reading`'s trace is larger than a pipe
+        // holds, so the step's write waits for a reader that never takes more.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let outcome = try Self.run(["--trace", fifo, "--scenario", "reading"], deadline: 30)
+        #expect(outcome.status == 1, "\(outcome.errors)")
+        #expect(Self.lines(outcome.errors).count == 1, "one line: \(outcome.errors)")
+        #expect(outcome.errors.contains("took nothing for \(OutputFile.stallSeconds) s"), "\(outcome.errors)")
+        // The bound, with the run's own seconds inside it.
+        #expect(outcome.seconds < 10, "took \(outcome.seconds) s")
+        #expect(outcome.output.contains("requests_started"), "the report is still printed")
+    }
+
+    @Test(
         "A path that cannot hold an output is refused before the run in one line naming it, with no raw error",
         .enabled(if: binaries != nil, "the step executables are not built next to the tests"),
         arguments: ["loop", "/proc/version", "folder", "missing/trace.jsonl", "plain/trace.jsonl"])
@@ -329,6 +351,14 @@ struct OutputPathTests {
         #expect(badKey.status == 0)
         #expect(
             badKey.errors.contains("cannot be trusted across runs") && badKey.errors.contains("directory"))
+        // Steps without a disk cache seal nothing, so they have nothing to warn about.
+        for step in [Step.naive, .background, .idleOnly] {
+            let plain = try Self.run(
+                step, ["--scenario", "reading", "--cache-dir", cache],
+                environment: ["HOME": "", "XDG_CACHE_HOME": ""])
+            #expect(plain.status == 0)
+            #expect(!plain.errors.contains("cannot be trusted"), "\(step.rawValue): \(plain.errors)")
+        }
         // With a good private folder nothing is said.
         let good = try Self.run(
             .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],

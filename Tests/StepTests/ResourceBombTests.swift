@@ -114,38 +114,94 @@ struct ResourceBombTests {
     }
 
     @Test(
-        "Posters of 8192×8192 and 67108864×1 pixels are failed rows with the reason in the trace",
+        "A --posters PNG over 1024×1024 pixels is refused at the start in one line naming the file and the cap",
         .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"),
-        arguments: [
-            // Step 5 decodes at display size, through another entry point of the codec.
-            (UInt32(8192), UInt32(8192), Step.cacheAndPrefetch),
-            (UInt32(1) << 26, UInt32(1), .cacheAndPrefetch),
-            (UInt32(8192), UInt32(8192), .concurrency), (UInt32(1) << 26, UInt32(1), .concurrency),
-        ])
-    func hugePosters(width: UInt32, height: UInt32, step: Step) throws {
+        arguments: HugePoster.all)
+    func hugePosters(poster: HugePoster) throws {
         let folder = try StepFixtures.folder("bomb-pixels")
         defer { try? FileManager.default.removeItem(at: folder) }
         let posters = folder.appendingPathComponent("posters", isDirectory: true)
         try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
-        let png = ZeroPNG.make(width: width, height: height)
-        #expect(png.count < 300_000, "a small file")
+        let png = ZeroPNG.make(width: poster.width, height: poster.height, bitDepth: poster.bitDepth)
+        #expect(png.count < 16_000_000, "within the file limit")
         try Data(png).write(to: posters.appendingPathComponent("huge.png"))
         let scenario = try StepFixtures.scenario(Self.glance, named: "glance", in: folder)
-        let trace = folder.appendingPathComponent("trace.jsonl")
         let outcome = try run(
-            ["--scenario", scenario, "--posters", posters.path, "--json", "--trace", trace.path], in: folder,
-            step: step)
-        #expect(outcome.status == 0)
-        let report = try #require(
-            try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
-        let rows = try #require(report["final_screen"] as? [[String: Any]])
-        #expect(rows.filter { $0["shows"] as? String == "image" }.isEmpty, "no row shows the huge poster")
-        let reasons = try TraceFileLine.read(trace).filter { $0.name == "poster_refused" }.map {
-            $0.text("reason")
+            ["--scenario", scenario, "--posters", posters.path], in: folder, step: poster.step)
+        #expect(outcome.status == 2)
+        #expect(outcome.errors.split(separator: "\n").count == 1, "one line: \(outcome.errors)")
+        #expect(
+            outcome.errors.contains("--posters") && outcome.errors.contains("huge.png"), "\(outcome.errors)")
+        #expect(outcome.errors.contains("\(poster.width)×\(poster.height) pixels"), "\(outcome.errors)")
+        #expect(outcome.errors.contains("at most 1024×1024"), "\(outcome.errors)")
+    }
+
+    @Test(
+        "A dense screen of posters at the 1024×1024 cap runs within the bounds, every row showing its poster",
+        .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"),
+        arguments: [Step.naive, .cacheAndPrefetch, .concurrency])
+    func denseScreenAtTheCap(step: Step) throws {
+        let folder = try StepFixtures.folder("bomb-dense")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let posters = folder.appendingPathComponent("posters", isDirectory: true)
+        try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
+        // One file, so every row decodes the same pixels (as with the reproduction's one 4096² file).
+        try Data(ZeroPNG.make(width: 1024, height: 1024, bitDepth: 16)).write(
+            to: posters.appendingPathComponent("big.png"))
+        // 8712 / 88 = 99 rows on screen.
+        let dense = "screen height=8712 row=88\nrows 200\nwait 1s\n"
+        let scenario = try StepFixtures.scenario(dense, named: "dense", in: folder)
+        let outcome = try run(
+            ["--scenario", scenario, "--posters", posters.path, "--json"], in: folder, step: step)
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        let shown = try Self.finalHashes(outcome.output).filter { $0 != "-" }
+        #expect(shown.count > 90, "rows showing a picture: \(shown.count)")
+    }
+
+    @Test(
+        "A dozen distinct posters at the cap, decoded five at a time, run within the bounds",
+        .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"),
+        arguments: [Step.naive, .cacheAndPrefetch, .concurrency])
+    func distinctPostersAtTheCap(step: Step) throws {
+        let folder = try StepFixtures.folder("bomb-distinct")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let posters = folder.appendingPathComponent("posters", isDirectory: true)
+        try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
+        for index in 0..<12 {
+            // Each a different height, so no two decode to the same pixels.
+            try Data(ZeroPNG.make(width: 1024, height: 1024 - UInt32(index), bitDepth: 16)).write(
+                to: posters.appendingPathComponent("p\(index).png"))
         }
-        #expect(!reasons.isEmpty)
-        #expect(reasons.allSatisfy { $0?.contains("\(width)×\(height) pixels") == true })
-        #expect(reasons.allSatisfy { $0?.contains("4096×4096") == true })
+        let scenario = try StepFixtures.scenario(Self.glance, named: "glance", in: folder)
+        let outcome = try run(
+            ["--scenario", scenario, "--posters", posters.path, "--json"], in: folder, step: step)
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(try Self.finalHashes(outcome.output).filter { $0 != "-" }.count >= 8)
+    }
+
+    @Test(
+        "50,000 junk one-byte .poster files in step 5's --cache-dir cost a listing, not a sort per write",
+        .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"))
+    func junkCacheFiles() throws {
+        let folder = try StepFixtures.folder("bomb-junk")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clean = try run(["--json"], in: folder, step: .concurrency)
+        let cache = folder.appendingPathComponent("cache")
+        let posters = cache.appendingPathComponent("Caches/Posters", isDirectory: true)
+        try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
+        for index in 0..<50_000 {
+            // Plain system calls: `FileManager.createFile` writes each file atomically, which takes minutes.
+            let descriptor = open(
+                posters.appendingPathComponent("junk\(index).poster").path, O_WRONLY | O_CREAT, 0o600)
+            #expect(descriptor >= 0 && write(descriptor, [0x78], 1) == 1)
+            close(descriptor)
+        }
+        let junk = try run(["--cache-dir", cache.path, "--json"], in: folder, step: .concurrency)
+        #expect(junk.status == 0, "\(junk.errors)")
+        // The junk is never a hit, and changes nothing the user sees.
+        #expect(try Self.finalHashes(junk.output) == Self.finalHashes(clean.output))
+        #expect(
+            try Self.metrics(junk.output)["disk_cache_hits"] == Self.metrics(clean.output)["disk_cache_hits"])
     }
 
     @Test(
@@ -173,6 +229,29 @@ struct ResourceBombTests {
         let rows = try #require(report["final_screen"] as? [[String: Any]])
         return rows.map { ($0["image_hash"] as? String) ?? "-" }
     }
+}
+
+/// A `--posters` file over the cap on pixels, and the step that is given it; named in the test's output by
+/// its size.
+struct HugePoster: Sendable, CustomTestStringConvertible {
+    let width: UInt32
+    let height: UInt32
+    let bitDepth: UInt8
+    let step: Step
+
+    var testDescription: String { "\(width)×\(height)×\(bitDepth) bits, \(step.rawValue)" }
+
+    static let all = [
+        // The reproductions: 4096² (within the old cap), 16-bit, and step 5's 1×16,777,216.
+        HugePoster(width: 4096, height: 4096, bitDepth: 1, step: .naive),
+        HugePoster(width: 4096, height: 4096, bitDepth: 1, step: .cacheAndPrefetch),
+        HugePoster(width: 4096, height: 4096, bitDepth: 16, step: .cacheAndPrefetch),
+        HugePoster(width: 1, height: 1 << 24, bitDepth: 1, step: .concurrency),
+        // Just over the cap, and far over it.
+        HugePoster(width: 1025, height: 1024, bitDepth: 8, step: .naive),
+        HugePoster(width: 8192, height: 8192, bitDepth: 1, step: .cacheAndPrefetch),
+        HugePoster(width: 1 << 26, height: 1, bitDepth: 1, step: .concurrency),
+    ]
 }
 
 /// A scenario that asks for too much, the line that asks, and what the refusal must say; named in the

@@ -46,7 +46,7 @@ struct ImageWorkTests {
         let second = try #require(work.decode(Self.png))
         let third = try #require(work.decode(Self.png))
         #expect([first.downloadID, second.downloadID, third.downloadID] == [3, 7, nil])
-        #expect(first.bitmap.width == 40 && first.bitmap.height == 60)
+        #expect(first.width == 40 && first.height == 60)
     }
 
     @Test("A full decode costs its pixels; a display-size decode a quarter of them plus its output's pixels")
@@ -55,8 +55,8 @@ struct ImageWorkTests {
         let (work, recorder, costs) = (fixture.work, fixture.recorder, fixture.costs)
         _ = try #require(work.decode(Self.png))
         let small = try #require(work.decode(Self.png, fittingPixels: 20, 30))
-        #expect(small.bitmap.width <= 20 && small.bitmap.height <= 30)
-        let pixels = small.bitmap.width * small.bitmap.height
+        #expect(small.width <= 20 && small.height <= 30)
+        let pixels = small.width * small.height
         #expect(
             Self.decodeCosts(recorder) == [
                 costs.decode(pixels: 40 * 60),
@@ -76,19 +76,39 @@ struct ImageWorkTests {
         #expect(recorder.metrics.decodes == 2)
     }
 
-    @Test("A filter is charged by its pixels and keeps the picture's size")
+    @Test("A filter is charged by its pixels")
     func filterCost() {
         let fixture = Fixture()
         let (work, recorder, costs) = (fixture.work, fixture.recorder, fixture.costs)
-        let bitmap = Bitmap(width: 30, height: 10, filledWith: RGBA(red: 200, green: 100, blue: 50))
-        let filtered = work.filter(bitmap, intensity: 0.8, sourceURL: "http://posters.test/p/1.png")
-        #expect(filtered.width == 30 && filtered.height == 10)
-        #expect(filtered.rgba != bitmap.rgba)
+        work.filter(pixels: 300, intensity: 0.8, sourceURL: "http://posters.test/p/1.png")
         let charged = recorder.trace.compactMap {
             if case .filter(let url, _, let micros) = $0.kind { return (url, micros) }
             return nil
         }
         #expect(charged.map(\.0) == ["http://posters.test/p/1.png"])
         #expect(charged.map(\.1) == [costs.filter(pixels: 300)])
+    }
+
+    @Test("A PNG over the cap on pixels is refused from its header, and the trace names the cap")
+    func refusedForItsSize() {
+        let fixture = Fixture()
+        let (work, recorder) = (fixture.work, fixture.recorder)
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return withUnsafeBytes(of: UInt32(data.count).bigEndian, Array.init) + body
+                + withUnsafeBytes(of: CRC32.checksum(body).bigEndian, Array.init)
+        }
+        // 2048×2048 RGBA, 8 bits: the header alone, which is all the decoder reads before refusing it.
+        let header: [UInt8] = [0, 0, 8, 0, 0, 0, 8, 0, 8, 6, 0, 0, 0]
+        let png =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IEND", [])
+        #expect(work.decode(Data(png)) == nil)
+        let reasons = recorder.trace.compactMap {
+            if case .posterRefused(_, let reason) = $0.kind { return reason }
+            return nil
+        }
+        #expect(reasons.count == 1)
+        #expect(reasons.first?.contains("2048×2048 pixels") == true, "\(reasons)")
+        #expect(reasons.first?.contains("at most 1024×1024") == true, "\(reasons)")
     }
 }
