@@ -107,6 +107,13 @@ struct ScenarioReader {
     /// The most rows a screen may show at once (its height over the row height, rounded up, plus one for
     /// a row cut at each edge).
     static let maximumVisibleRows = 100
+    /// The most row-frames a script may ask the phone to draw: its virtual time times the refresh rate
+    /// times the rows on screen. Each costs the phone's table and screen audit a little work, so this keeps
+    /// a debug build's run to seconds: an hour at 60 Hz with 9 rows on screen is 1,944,000.
+    static let maximumRowFrames: Int64 = 2_000_000
+    /// The most rows a script may scroll past in all, gesture by gesture: each row passed may be a
+    /// cell shown, and a download, a decode and a filter.
+    static let maximumRowsScrolled = 20_000
 
     /// A row an action scrolls to, remembered until the row count is known.
     private struct RowTarget {
@@ -172,7 +179,54 @@ struct ScenarioReader {
                     + "(0…\(scenario.rows - 1), from \(origin))")
         }
         try checkDuration()
+        try checkWork()
         return scenario
+    }
+
+    /// Refuses a script that would draw more than `maximumRowFrames` or scroll past more than
+    /// `maximumRowsScrolled` rows, naming the first action that passes either (both only grow with the
+    /// script, so found by bisection, as in `checkDuration`).
+    private func checkWork() throws(ScenarioError) {
+        let screen = scenario.screen
+        let visible = Int64((screen.height + screen.rowHeight - 1) / screen.rowHeight + 1)
+        func work(_ count: Int) -> (rowFrames: Int64, rowsScrolled: Int) {
+            let timeline = GestureTimeline(
+                actions: Array(scenario.actions.prefix(count)), rows: scenario.rows,
+                rowHeight: Double(screen.rowHeight), viewport: Double(screen.height))
+            var points = 0.0
+            for gesture in timeline.gestures {
+                var from = gesture.fromOffset
+                for point in gesture.waypoints + [gesture.restOffset] {
+                    points += abs(point - from)
+                    from = point
+                }
+            }
+            let frames =
+                timeline.endTime / 1_000_000 * Int64(screen.refreshRate)
+                + timeline.endTime % 1_000_000 * Int64(screen.refreshRate) / 1_000_000
+            return (frames * visible, Int(points / Double(screen.rowHeight)))
+        }
+        func tooMuch(_ count: Int) -> Bool {
+            let done = work(count)
+            return done.rowFrames > ScenarioReader.maximumRowFrames
+                || done.rowsScrolled > ScenarioReader.maximumRowsScrolled
+        }
+        guard tooMuch(scenario.actions.count) else { return }
+        var fits = 0
+        var over = scenario.actions.count
+        while over - fits > 1 {
+            let middle = (fits + over) / 2
+            if tooMuch(middle) { over = middle } else { fits = middle }
+        }
+        let done = work(over)
+        let message =
+            done.rowsScrolled > ScenarioReader.maximumRowsScrolled
+            ? "the script has scrolled past \(done.rowsScrolled) rows here; a scenario may scroll past at most "
+                + "\(ScenarioReader.maximumRowsScrolled) rows in all"
+            : "the script asks the phone to draw \(done.rowFrames) row-frames by here (\(visible) rows on screen "
+                + "at \(screen.refreshRate) Hz); a scenario may ask for at most \(ScenarioReader.maximumRowFrames) "
+                + "(an hour at 60 Hz with 9 rows on screen is 1944000)"
+        throw ScenarioError(source: scenario.source, line: actionLines[over - 1], message: message)
     }
 
     /// Refuses a script longer than `maximumScriptDuration`, naming the first action that ends past it.

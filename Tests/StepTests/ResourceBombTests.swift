@@ -281,5 +281,13 @@ struct ScenarioBomb: Sendable, CustomTestStringConvertible {
         ScenarioBomb(
             name: "a million rows", text: "rows 1000000\nwait 1s\nfling to row 999999\nwait 2s\n", line: 1,
             mentions: "from 1 to 100000"),
+        ScenarioBomb(
+            name: "one fling past 100,000 rows", text: "rows 100000\nwait 1s\nfling to row 99990\nwait 2s\n",
+            line: 3, mentions: "at most 20000 rows"),
+        ScenarioBomb(
+            name: "a dense hour",
+            text: "rows 2000\nscreen height=1334 row=22\n"
+                + (1...300).map { "drag to row \($0 % 50 * 30) over 2s\nwait 10s\n" }.joined(),
+            line: 92, mentions: "at most 2000000"),
     ]
 }
