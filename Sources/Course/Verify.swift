@@ -16,27 +16,50 @@ enum Verify {
     /// The longest a check may take, in seconds: feedback a student waits for, not a coffee break.
     static let checkTimeLimit = 30.0
 
-    /// How long each exercise's passing check took (the one a student who got it right waits for), and
-    /// every check `verify` made, in seconds.
-    nonisolated(unsafe) static var passingChecks: [Double] = []
-    nonisolated(unsafe) static var allChecks: [(what: String, seconds: Double)] = []
+    /// One check `verify` made: what it was, its wall time, and the processor time of the processes it
+    /// ran (builds, steps, tests), which a busy machine does not stretch, in seconds.
+    struct Timing {
+        let what: String
+        let seconds: Double
+        let processorSeconds: Double
+    }
+
+    /// Each exercise's passing check (the one a student who got it right waits for), and every check.
+    nonisolated(unsafe) static var passingChecks: [Timing] = []
+    nonisolated(unsafe) static var allChecks: [Timing] = []
+
+    /// The user and system time of every child process waited for so far, in seconds.
+    static func childProcessorSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Darwin)
+            getrusage(RUSAGE_CHILDREN, &usage)
+        #else
+            // Glibc imports the constant as an enumeration case.
+            getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
 
     /// Runs a check, `what` naming it, and notes how long it took.
     static func timed(_ what: String, representative: Bool = false, _ check: () throws -> Bool) rethrows
         -> Bool
     {
-        let started = Date()
+        let started = (Date(), childProcessorSeconds())
         let passed = try check()
-        let seconds = Date().timeIntervalSince(started)
-        allChecks.append((what, seconds))
-        if representative { passingChecks.append(seconds) }
+        let timing = Timing(
+            what: what, seconds: Date().timeIntervalSince(started.0),
+            processorSeconds: childProcessorSeconds() - started.1)
+        allChecks.append(timing)
+        if representative { passingChecks.append(timing) }
         return passed
     }
 
     /// The checks that took longer than `checkTimeLimit`, each in words.
-    static func slowChecks(_ checks: [(what: String, seconds: Double)]) -> [String] {
+    static func slowChecks(_ checks: [Timing]) -> [String] {
         checks.filter { $0.seconds > checkTimeLimit }.map {
-            "check time: \($0.what) took \(String(format: "%.1f", $0.seconds)) s, over the "
+            "check time: \($0.what) took \(String(format: "%.1f", $0.seconds)) s "
+                + "(\(String(format: "%.1f", $0.processorSeconds)) s of processor time), over the "
                 + "\(Int(checkTimeLimit)) s a check may take"
         }
     }
@@ -82,11 +105,16 @@ enum Verify {
         }
         if let longest = allChecks.max(by: { $0.seconds < $1.seconds }) {
             func seconds(_ value: Double) -> String { String(format: "%.1f s", value) }
+            func medians(_ timings: [Timing]) -> String {
+                "median \(seconds(median(timings.map(\.seconds)))) "
+                    + "(\(seconds(median(timings.map(\.processorSeconds)))) of processor time)"
+            }
+            let processorLongest = allChecks.max(by: { $0.processorSeconds < $1.processorSeconds })!
             Course.say(
-                "\ncheck time: median \(seconds(median(passingChecks))) over \(passingChecks.count) exercise(s) "
-                    + "(the passing check, its runs and tests); over all \(allChecks.count) checks made, median "
-                    + "\(seconds(median(allChecks.map(\.seconds)))), longest \(seconds(longest.seconds)) "
-                    + "(\(longest.what))")
+                "\ncheck time: \(medians(passingChecks)) over \(passingChecks.count) exercise(s) (the passing "
+                    + "check, its runs and tests); over all \(allChecks.count) checks made, \(medians(allChecks)); "
+                    + "longest \(seconds(longest.seconds)) (\(longest.what)), longest in processor time "
+                    + "\(seconds(processorLongest.processorSeconds)) (\(processorLongest.what))")
             for slow in slowChecks(allChecks) {
                 failures.append(slow)
                 Course.say("FAIL  \(slow)")
