@@ -79,6 +79,12 @@ struct Course {
                 try save(baselines, to: progress.baselineFile(exercise.id))
                 try save(try runAll(exercise, only: .previous), to: progress.previousFile(exercise.id))
             }
+            if exercise.tests != nil {
+                say("Building the tests once, so that check runs them in seconds (minutes the first time)…")
+                if let errors = package.buildTests() {
+                    throw CourseError("the tests do not build:\n\(errors)")
+                }
+            }
             if case .write(let blanks) = exercise.kind {
                 try blank(blanks, of: exercise, in: stepFolder)
                 for file in files {

@@ -32,7 +32,9 @@ struct Exercise: Sendable {
     let runs: [RunSpec]
     /// What must hold; the first that does not is the one-line reason `check` gives.
     let expectations: [Expectation]
-    /// Test suites of the step (a `swift test --filter` pattern) that must pass too; nil for none.
+    /// Quick tests (a `swift test --filter` pattern) that must pass too, for mistakes no run shows: a unit
+    /// test of the step's own type, not one that plays the built-in scenarios (a check stays under
+    /// `Verify.checkTimeLimit`). Nil for none.
     var tests: String? = nil
     /// Wrong solutions `verify` makes from the code as shipped and `check` must fail: proof that the
     /// exercise catches the mistakes students make. Every write exercise has at least three.

@@ -195,7 +195,6 @@ enum Exercises {
                     .finalScreenAsShipped, on: "course",
                     says: "each row should end with the picture the code as shipped gives it"),
             ],
-            tests: "stepTwo|noWrongImages",
             mutants: [
                 Mutant(
                     "a failure recorded as .downloaded", file: "ImageDownloader.swift", inside: "func main",
@@ -252,7 +251,6 @@ enum Exercises {
                     .finalScreenAsShipped, on: "course",
                     says: "each row should end with the picture the code as shipped gives it"),
             ],
-            tests: "stepTwo|noWrongImages",
             mutants: [
                 Mutant(
                     "no test for a download already in progress", file: "ListViewController.swift",
@@ -393,7 +391,6 @@ enum Exercises {
                     .baseline("requests_started", of: "slow-reuse"),
                     says: "work for rows that left the screen should be cancelled, not left to run"),
             ],
-            tests: "stepThree",
             mutants: [
                 Mutant(
                     "a download cancelled but not removed from downloadsInProgress",
@@ -448,7 +445,6 @@ enum Exercises {
                     .metric("requests_started", of: "step 2"),
                     times: 0.5, says: "step 3 should start far fewer requests than step 2 on long flings"),
             ],
-            tests: "stepThree",
             mutants: [
                 Mutant(
                     "no suspension when a drag begins", file: "ListViewController.swift",
@@ -495,7 +491,6 @@ enum Exercises {
                     .finalScreenAsShipped, on: "course",
                     says: "each row should end with the picture the code as shipped gives it"),
             ],
-            tests: "stepThree",
             mutants: [
                 Mutant(
                     "no isCancelled check after the download",
@@ -894,9 +889,10 @@ enum Exercises {
                     .finalScreenAsShipped, on: "mix-up",
                     says: "row 13 should still get the poster row 15 gave up: is the load counted by rows?"),
             ],
-            // A leave without the reference count (`if !downloadSlots.isSuspended`) is not among them: in
-            // step 5 as shipped a row gives up a shared load only while downloads are held (a drag) or on a
-            // load started at a stop, which finishes anyway, so no run can tell it from the right code.
+            // In step 5 as shipped a row gives up a shared load only while downloads are held (a drag), so
+            // no run tells a leave without the reference count from the right code: the loader's own test,
+            // two rows sharing a load while the table is still, does.
+            tests: "ImageLoaderTests",
             mutants: [
                 Mutant(
                     "a leave that never resumes the row's continuation", file: "ImageLoader.swift",
@@ -910,6 +906,10 @@ enum Exercises {
                     "the row's continuation looked up but not removed", file: "ImageLoader.swift",
                     inside: "private func leave", "load.waiters.removeValue(forKey: number)",
                     "load.waiters[number]"),
+                Mutant(
+                    "a load stopped when any one row leaves (no reference count)", file: "ImageLoader.swift",
+                    inside: "private func leave", "if load.waiters.isEmpty && !downloadSlots.isSuspended {",
+                    "if !downloadSlots.isSuspended {", byTests: true),
             ]),
     ]
 

@@ -88,6 +88,16 @@ struct WorkbookPackage {
             .joined(separator: "\n")
     }
 
+    /// Builds the package's tests (every step with them); on failure, the compiler's errors. `start`
+    /// does it once, so that `check` rebuilds only what the student changed before it runs the tests.
+    func buildTests() -> String? {
+        let outcome = execute("swift", ["build", "--build-tests"])
+        guard outcome.status != 0 else { return nil }
+        let errors = outcome.output.split(separator: "\n").filter { $0.contains("error:") }
+        return (errors.isEmpty ? outcome.output.split(separator: "\n").suffix(5) : errors.prefix(5))
+            .joined(separator: "\n")
+    }
+
     /// Where `swift build` puts executables.
     func binFolder() -> URL {
         let outcome = execute("swift", ["build", "--show-bin-path"], errors: false)
@@ -104,8 +114,9 @@ struct WorkbookPackage {
 
     /// Runs a built step with `--json` (and `--trace` when asked) and reads its report.
     ///
-    /// The step writes into files, not pipes, so a process it leaves behind holding its output cannot
-    /// keep the check waiting; a step that runs too long or writes too much is stopped.
+    /// The step writes into files, not pipes, and the check waits for the step's own exit, so a process
+    /// it leaves behind holding its output cannot keep the check waiting; a step that runs too long or
+    /// writes too much is stopped.
     func run(
         _ step: String, scenario: String, options: [String], traced: Bool, limited: Bool, bin: URL,
         scratch: URL
@@ -119,24 +130,11 @@ struct WorkbookPackage {
             for file in [trace, outputFile, errorFile] { try? FileManager.default.removeItem(at: file) }
         }
         if traced { arguments += ["--trace", trace.path] }
-        guard FileManager.default.createFile(atPath: outputFile.path, contents: nil),
-            FileManager.default.createFile(atPath: errorFile.path, contents: nil),
-            let output = FileHandle(forWritingAtPath: outputFile.path),
-            let errors = FileHandle(forWritingAtPath: errorFile.path)
-        else { throw CourseError("cannot make the files for \(step)'s output in \(scratch.path)") }
-        let process = Process()
-        process.executableURL = bin.appendingPathComponent(step)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try? output.close()
-        try? errors.close()
+        let process = try ChildStep.spawn(
+            bin.appendingPathComponent(step), arguments, in: folder, output: outputFile, errors: errorFile)
         let started = Date()
         var stopped: String?
-        while process.isRunning {
+        while !process.hasEnded() {
             Thread.sleep(forTimeInterval: 0.05)
             if limited, Date().timeIntervalSince(started) > Self.runTimeLimit {
                 stopped =
@@ -151,18 +149,16 @@ struct WorkbookPackage {
                     + "stopped. Does a print run in a loop?"
             }
             if stopped != nil {
-                process.terminate()
+                process.stop()
                 break
             }
         }
-        process.waitUntilExit()
         if let stopped { throw CourseError(stopped) }
         let message = Self.head(of: errorFile)
-        guard process.terminationStatus == 0 else {
+        guard process.status == 0 else {
             let said = message.split(separator: "\n").prefix(3).joined(separator: "\n")
-            let crashed = process.terminationReason == .uncaughtSignal
             throw CourseError(
-                "\(step) \(crashed ? "crashed" : "failed") on \(scenario)"
+                "\(step) \(process.signal != 0 ? "crashed" : "failed") on \(scenario)"
                     + (said.isEmpty ? "" : ": \(said)"))
         }
         if let warning = Self.runtimeWarning(in: message) {
@@ -289,4 +285,85 @@ struct WorkbookPackage {
 struct CourseError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// A step run as a child process, waited for by its own exit. Foundation's `Process` is not used for it:
+/// on Linux its `isRunning` stays true while any process the step left behind still holds a descriptor
+/// the child inherited, so a background `sleep` in a student's step would hold the check.
+final class ChildStep {
+    let id: pid_t
+    /// The exit code (valid once ended), or 128 + the signal number when a signal ended it.
+    private(set) var status: Int32 = 0
+    /// The signal that ended it, 0 when it exited.
+    private(set) var signal: Int32 = 0
+    private var ended = false
+
+    private init(id: pid_t) { self.id = id }
+
+    /// Starts `executable` in `folder` (through `/bin/sh`'s `cd` and `exec`, which keeps its process id:
+    /// `posix_spawn` cannot change folder on every system), reading nothing, writing into two files.
+    static func spawn(_ executable: URL, _ arguments: [String], in folder: URL, output: URL, errors: URL)
+        throws -> ChildStep
+    {
+        // A struct on Linux, an optional pointer the call fills in on Darwin.
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t? = nil
+        #else
+            var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", folder.path, executable.path] + arguments
+        let envp = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+        var cArguments = argv.map { strdup($0) } + [nil]
+        var cEnvironment = envp.map { strdup($0) } + [nil]
+        defer {
+            for pointer in cArguments { free(pointer) }
+            for pointer in cEnvironment { free(pointer) }
+        }
+        var id: pid_t = 0
+        let spawned = posix_spawn(&id, "/bin/sh", &actions, nil, &cArguments, &cEnvironment)
+        guard spawned == 0 else {
+            throw CourseError(
+                "cannot start \(executable.lastPathComponent): \(String(cString: strerror(spawned)))")
+        }
+        return ChildStep(id: id)
+    }
+
+    /// Whether the step has exited (reaping it then), without waiting.
+    func hasEnded() -> Bool {
+        if ended { return true }
+        var raw: Int32 = 0
+        let reaped = waitpid(id, &raw, WNOHANG)
+        if reaped == 0 || (reaped < 0 && errno == EINTR) { return false }
+        if reaped == id {
+            note(raw)
+        } else {
+            // Not ours to wait for any more: gone, with no status to read.
+            ended = true
+            status = 127
+        }
+        return true
+    }
+
+    /// Ends the step (`SIGTERM`, then `SIGKILL` if it has not gone within a second) and reaps it.
+    func stop() {
+        guard !hasEnded() else { return }
+        kill(id, SIGTERM)
+        for _ in 0..<20 where !hasEnded() { Thread.sleep(forTimeInterval: 0.05) }
+        guard !hasEnded() else { return }
+        kill(id, SIGKILL)
+        var raw: Int32 = 0
+        while waitpid(id, &raw, 0) < 0, errno == EINTR {}
+        note(raw)
+    }
+
+    private func note(_ raw: Int32) {
+        ended = true
+        signal = raw & 0x7f
+        status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+    }
 }

@@ -5,26 +5,63 @@ import Foundation
 /// A run exercise must pass as shipped. A change exercise must pass once its edit is made. A write
 /// exercise must fail right after `start` (so a student cannot pass without writing the code), pass once
 /// the code as shipped is put back (the reference solution), and fail with each of its mutants (at least
-/// three wrong solutions). The walkthrough's exercise lists must match the table. The steps' unit tests
-/// run only for a mutant only they catch; the rest are left to `swift test`, which CI runs on the code as
-/// shipped. Every check is timed, and the median and the longest are printed at the end.
+/// three wrong solutions). The walkthrough's exercise lists must match the table. The tests are built
+/// once at the start, as `start` builds them for a student; each passing check then runs its
+/// exercise's tests as a student's does, and a mutant's check runs them when only they catch it. Every
+/// check is timed: the median and the longest are printed at the end, and a check over
+/// `checkTimeLimit` is a failure.
 enum Verify {
     /// The fewest wrong solutions a write exercise must prove it catches.
     static let mutantsPerWriteExercise = 3
+    /// The longest a check may take, in seconds: feedback a student waits for, not a coffee break.
+    static let checkTimeLimit = 30.0
 
-    /// How long each exercise's passing check took (the one a student who got it right waits for), and
-    /// every check `verify` made, in seconds.
-    nonisolated(unsafe) static var passingChecks: [Double] = []
-    nonisolated(unsafe) static var allChecks: [Double] = []
+    /// One check `verify` made: what it was, its wall time, and the processor time of the processes it
+    /// ran (builds, steps, tests), which a busy machine does not stretch, in seconds.
+    struct Timing {
+        let what: String
+        let seconds: Double
+        let processorSeconds: Double
+    }
 
-    /// Runs a check and notes how long it took.
-    static func timed(representative: Bool = false, _ check: () throws -> Bool) rethrows -> Bool {
-        let started = Date()
+    /// Each exercise's passing check (the one a student who got it right waits for), and every check.
+    nonisolated(unsafe) static var passingChecks: [Timing] = []
+    nonisolated(unsafe) static var allChecks: [Timing] = []
+
+    /// The user and system time of every child process waited for so far, in seconds.
+    static func childProcessorSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Darwin)
+            getrusage(RUSAGE_CHILDREN, &usage)
+        #else
+            // Glibc imports the constant as an enumeration case.
+            getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// Runs a check, `what` naming it, and notes how long it took.
+    static func timed(_ what: String, representative: Bool = false, _ check: () throws -> Bool) rethrows
+        -> Bool
+    {
+        let started = (Date(), childProcessorSeconds())
         let passed = try check()
-        let seconds = Date().timeIntervalSince(started)
-        allChecks.append(seconds)
-        if representative { passingChecks.append(seconds) }
+        let timing = Timing(
+            what: what, seconds: Date().timeIntervalSince(started.0),
+            processorSeconds: childProcessorSeconds() - started.1)
+        allChecks.append(timing)
+        if representative { passingChecks.append(timing) }
         return passed
+    }
+
+    /// The checks that took longer than `checkTimeLimit`, each in words.
+    static func slowChecks(_ checks: [Timing]) -> [String] {
+        checks.filter { $0.seconds > checkTimeLimit }.map {
+            "check time: \($0.what) took \(String(format: "%.1f", $0.seconds)) s "
+                + "(\(String(format: "%.1f", $0.processorSeconds)) s of processor time), over the "
+                + "\(Int(checkTimeLimit)) s a check may take"
+        }
     }
 
     /// The median of some numbers (0 for none).
@@ -48,6 +85,10 @@ enum Verify {
         for step in course.package.steps {
             if let errors = course.package.build(step.name) { throw CourseError("\(step.name): \(errors)") }
         }
+        if Exercises.all.contains(where: { $0.id.hasPrefix(prefix) && $0.tests != nil }) {
+            Course.say("Building the tests, as start does…")
+            if let errors = course.package.buildTests() { throw CourseError("the tests: \(errors)") }
+        }
         for exercise in Exercises.all where exercise.id.hasPrefix(prefix) {
             let verdict: String?
             do {
@@ -62,13 +103,22 @@ enum Verify {
                 Course.say("ok    \(exercise.id) \(exercise.title)")
             }
         }
-        if !allChecks.isEmpty {
+        if let longest = allChecks.max(by: { $0.seconds < $1.seconds }) {
             func seconds(_ value: Double) -> String { String(format: "%.1f s", value) }
+            func medians(_ timings: [Timing]) -> String {
+                "median \(seconds(median(timings.map(\.seconds)))) "
+                    + "(\(seconds(median(timings.map(\.processorSeconds)))) of processor time)"
+            }
+            let processorLongest = allChecks.max(by: { $0.processorSeconds < $1.processorSeconds })!
             Course.say(
-                "\ncheck time: median \(seconds(median(passingChecks))) over \(passingChecks.count) exercise(s) "
-                    + "(the passing check, its runs; a write exercise's tests add a swift test --filter); "
-                    + "over all \(allChecks.count) checks made, median "
-                    + "\(seconds(median(allChecks))), longest \(seconds(allChecks.max() ?? 0))")
+                "\ncheck time: \(medians(passingChecks)) over \(passingChecks.count) exercise(s) (the passing "
+                    + "check, its runs and tests); over all \(allChecks.count) checks made, \(medians(allChecks)); "
+                    + "longest \(seconds(longest.seconds)) (\(longest.what)), longest in processor time "
+                    + "\(seconds(processorLongest.processorSeconds)) (\(processorLongest.what))")
+            for slow in slowChecks(allChecks) {
+                failures.append(slow)
+                Course.say("FAIL  \(slow)")
+            }
         }
         Course.say(
             failures.isEmpty ? "\nevery exercise judges as it should" : "\n\(failures.count) problem(s)")
@@ -83,7 +133,8 @@ enum Verify {
         }
         switch exercise.kind {
         case .run:
-            return try timed(representative: true, { try course.check(exercise, runTests: false) })
+            return try timed(
+                "\(exercise.id) as shipped", representative: true, { try course.check(exercise) })
                 ? nil : course.lastFailure
         case .change(let edits):
             try course.start(exercise)
@@ -97,12 +148,14 @@ enum Verify {
                 else { return "the edit does not apply: no \(edit.old.debugDescription) in \(edit.inside)" }
                 try changed.write(to: url, atomically: true, encoding: .utf8)
             }
-            return try timed(representative: true, { try course.check(exercise, runTests: false) })
+            return try timed(
+                "\(exercise.id) with its edit", representative: true, { try course.check(exercise) })
                 ? nil : "with the edit made: \(course.lastFailure ?? "")"
         case .write:
             try course.start(exercise)
             defer { _ = try? course.reset(exercise) }
-            if try timed({ try course.check(exercise, runTests: false) }) {
+            if try timed("\(exercise.id) right after start", { try course.check(exercise, runTests: false) })
+            {
                 return "it passes with the code taken away: the check cannot tell"
             }
             let stubbed = course.lastFailure ?? ""
@@ -113,7 +166,8 @@ enum Verify {
                 try original.write(
                     to: package.folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
             }
-            guard try timed(representative: true, { try course.check(exercise, runTests: false) }) else {
+            guard try timed("\(exercise.id) as shipped", representative: true, { try course.check(exercise) })
+            else {
                 return "the code as shipped does not pass: \(course.lastFailure ?? "")"
             }
             if exercise.mutants.count < Self.mutantsPerWriteExercise {
@@ -138,7 +192,10 @@ enum Verify {
                     }
                     try changed.write(to: url, atomically: true, encoding: .utf8)
                 }
-                let caught = !(try timed { try course.check(exercise, runTests: mutant.byTests) })
+                let caught =
+                    !(try timed("\(exercise.id) mutant \(number + 1)") {
+                        try course.check(exercise, runTests: mutant.byTests)
+                    })
                 for (url, text) in originals { try text.write(to: url, atomically: true, encoding: .utf8) }
                 guard caught else {
                     return "mutant \(number + 1) (\(mutant.mistake)) passes: the check cannot tell"

@@ -129,9 +129,14 @@ public enum PosterGenerator {
     static func paintGradient(_ canvas: UnsafeMutablePointer<UInt8>, top: RGBA, bottom: RGBA) {
         let span = height - 1
         for row in 0..<height {
-            let red = UInt8(Int(top.red) + (Int(bottom.red) - Int(top.red)) * row / span)
-            let green = UInt8(Int(top.green) + (Int(bottom.green) - Int(top.green)) * row / span)
-            let blue = UInt8(Int(top.blue) + (Int(bottom.blue) - Int(top.blue)) * row / span)
+            func mixed(_ first: UInt8, _ last: UInt8) -> UInt8 {
+                let from = Int(first)
+                let change: Int = (Int(last) - from) * row / span
+                return UInt8(from + change)
+            }
+            let red = mixed(top.red, bottom.red)
+            let green = mixed(top.green, bottom.green)
+            let blue = mixed(top.blue, bottom.blue)
             var offset = row * width * 4
             let end = offset + width * 4
             while offset < end {

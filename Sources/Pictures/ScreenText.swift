@@ -40,11 +40,12 @@ package enum ScreenText {
             + "\(MetricValue.milliseconds(snapshot.time - stoppedAt).formatted) ms"
     }
 
-    /// What a cell shows, in the words the screens use: poster, placeholder, spinner or failure.
+    /// What a cell shows, in the words the reports use (`shows` in `--json`, `cell_image` in the trace):
+    /// image, placeholder or failed, with `+spinner` while its spinner turns (a bare placeholder with
+    /// a spinner is `spinner`).
     static func showsWord(_ row: ScreenRow) -> String {
         switch row.shows {
-        case "image": return row.spinning ? "poster+spinner" : "poster"
-        case "failed": return row.spinning ? "failure+spinner" : "failure"
+        case "image", "failed": return row.spinning ? "\(row.shows)+spinner" : row.shows
         default: return row.spinning ? "spinner" : "placeholder"
         }
     }

@@ -419,8 +419,8 @@ package struct TimelineSVG {
             ("op", "operation running"), ("opc", "operation cancelled"), ("decode", "decode"),
             ("filter", "sepia filter"), ("disk_read", "disk read"), ("disk_write", "disk write"),
             ("lat", "queued + latency"), ("flow", "bytes flowing"), ("cut", "cancelled (│ where it stopped)"),
-            ("fail", "failed"), ("poster", "row waited, poster shown"),
-            ("failed", "row waited, failure shown"),
+            ("fail", "failed"), ("poster", "row waited, shows image"),
+            ("failed", "row waited, shows failed"),
             ("abandoned", "row left the screen waiting"), ("unfinished", "still waiting at the end"),
         ]
         var left = 12.0

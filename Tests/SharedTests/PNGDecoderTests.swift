@@ -236,10 +236,13 @@ struct PNGDecoderTests {
 
     @Test("A fixed-Huffman compressed PNG decodes")
     func fixedHuffmanPNG() throws {
-        let rgba = (0..<(6 * 4 * 4)).map { UInt8($0 % 12 * 20) }
-        let data = (0..<4).flatMap { [0] + rgba[($0 * 24)..<($0 * 24 + 24)] }
-        let png =
-            PNGTestBuilder.signature + PNGTestBuilder.header(width: 6, height: 4, bitDepth: 8, colorType: 6)
+        let rgba: [UInt8] = (0..<(6 * 4 * 4)).map { (index: Int) -> UInt8 in UInt8(index % 12 * 20) }
+        let data: [UInt8] = (0..<4).flatMap { (row: Int) -> [UInt8] in
+            [0] + rgba[(row * 24)..<(row * 24 + 24)]
+        }
+        let header: [UInt8] = PNGTestBuilder.header(width: 6, height: 4, bitDepth: 8, colorType: 6)
+        let png: [UInt8] =
+            PNGTestBuilder.signature + header
             + PNGTestBuilder.chunk("IDAT", PNGTestBuilder.zlibFixedHuffman(data))
             + PNGTestBuilder.chunk("IEND", [])
         #expect(try PNGDecoder.decode(png).rgba == rgba)

@@ -171,7 +171,8 @@ struct PNGEncoderTests {
             // CMF: deflate (8) with a 32 KiB window (7); FLG: no preset dictionary; header check.
             #expect(stream[0] == 0x78, "\(name)")
             #expect(stream[1] & 0x20 == 0, "\(name)")
-            #expect((Int(stream[0]) * 256 + Int(stream[1])) % 31 == 0, "\(name)")
+            let check: Int = Int(stream[0]) * 256 + Int(stream[1])
+            #expect(check % 31 == 0, "\(name)")
             let scanlines = ReferenceScanlines.make(bitmap, channels: opaque ? 3 : 4)
             let trailer = PNGContainer.bigEndian(stream, at: stream.count - 4)
             #expect(trailer == Adler32.checksum(scanlines), "\(name)")

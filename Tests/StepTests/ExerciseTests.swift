@@ -166,6 +166,18 @@ struct ExerciseTests {
         }
     }
 
+    @Test("Verify fails a check slower than the limit, by its wall time, and names it")
+    func slowChecksFail() {
+        let limit = Verify.checkTimeLimit
+        let checks = [
+            Verify.Timing(what: "2.4 as shipped", seconds: limit - 1, processorSeconds: 5),
+            Verify.Timing(what: "4.7 mutant 1", seconds: limit + 1, processorSeconds: 12),
+        ]
+        let slow = Verify.slowChecks(checks)
+        #expect(slow.count == 1)
+        #expect(slow.first?.hasPrefix("check time: 4.7 mutant 1 took ") == true, "\(slow)")
+    }
+
     @Test("A runtime warning on standard error is one line, with how many more there were")
     func runtimeWarningsAreCounted() {
         let errors = String(

@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import Synchronization
 import TestSupport
 import Testing
 
@@ -17,13 +18,25 @@ struct SnapshotMemoryTests {
     /// The most a run that keeps its stops may take beyond the same run without them.
     static let allowedExtraBytes = 30 << 20
 
-    func peak(_ extra: [String], scenario: String, in folder: URL) throws -> Int {
+    /// The peak memory of step 3 on the scenario with each set of extra options. The runs go side by
+    /// side, each in its own process (its peak is its own): one after another they made the longest
+    /// stretch of a whole `swift test`, the suite that ended last.
+    func peaks(_ extras: [[String]], scenario: String, in folder: URL) throws -> [Int] {
         let binaries = try #require(ProcessTests.binaries)
-        let outcome = try ChildProcess.run(
-            binaries.appendingPathComponent(Step.idleOnly.rawValue), ["--scenario", scenario] + extra,
-            environment: ["TMPDIR": folder.path])
-        #expect(outcome.status == 0, "\(outcome.errors)")
-        return outcome.peakBytes
+        let step = binaries.appendingPathComponent(Step.idleOnly.rawValue)
+        let outcomes = Mutex([Int: Result<ChildProcess.Outcome, any Error>]())
+        DispatchQueue.concurrentPerform(iterations: extras.count) { index in
+            let outcome = Result {
+                try ChildProcess.run(
+                    step, ["--scenario", scenario] + extras[index], environment: ["TMPDIR": folder.path])
+            }
+            outcomes.withLock { $0[index] = outcome }
+        }
+        return try extras.indices.map { index in
+            let outcome = try #require(outcomes.withLock { $0[index] }).get()
+            #expect(outcome.status == 0, "\(outcome.errors)")
+            return outcome.peakBytes
+        }
     }
 
     @Test(
@@ -33,10 +46,11 @@ struct SnapshotMemoryTests {
         let folder = try StepFixtures.folder("snapshot-memory")
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = try StepFixtures.scenario(Self.denseStops, named: "dense-stops", in: folder)
-        let without = try peak([], scenario: scenario, in: folder)
-        let screens = try peak(["--screens"], scenario: scenario, in: folder)
-        let export = try peak(
-            ["--export", folder.appendingPathComponent("export").path], scenario: scenario, in: folder)
+        let peaks = try peaks(
+            [[], ["--screens"], ["--export", folder.appendingPathComponent("export").path]],
+            scenario: scenario,
+            in: folder)
+        let (without, screens, export) = (peaks[0], peaks[1], peaks[2])
         #expect(screens < without + Self.allowedExtraBytes, "\(screens >> 20) MB against \(without >> 20) MB")
         #expect(export < without + Self.allowedExtraBytes, "\(export >> 20) MB against \(without >> 20) MB")
     }

@@ -71,7 +71,7 @@ import Testing
         #expect(placeholder.foreground == RGBA(red: 200, green: 200, blue: 204))
         #expect(failure.foreground == RGBA(red: 214, green: 40, blue: 40))
         #expect(grid.text(ofLine: 1).hasSuffix("  placeholder"))
-        #expect(grid.text(ofLine: table.posterLines + 1).hasSuffix("  failure"))
+        #expect(grid.text(ofLine: table.posterLines + 1).hasSuffix("  failed"))
     }
 
     @Test func aSpinningRowsSpinnerTurnsFromOneFrameToTheNext() {

@@ -1,0 +1,72 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Course
+
+/// How `Course check` runs a student's step as a process: what the step leaves behind does not hold the
+/// check.
+@Suite("Course runs a student's step as a process")
+struct CourseRunTests {
+    /// A stand-in for a student's step that starts a background `sleep` holding its standard output and
+    /// error (a grandchild of the check), notes its process id, then prints `output` and exits `status`.
+    static func stepLeavingAGrandchild(in folder: URL, output: String, status: Int) throws -> URL {
+        let bin = folder.appendingPathComponent("bin", isDirectory: true)
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let script = bin.appendingPathComponent("Step9Sleeper")
+        let text = """
+            #!/bin/sh
+            sleep 120 &
+            echo $! > "$(dirname "$0")/grandchild.pid"
+            printf '%s\\n' '\(output)'
+            exit \(status)
+
+            """
+        // Written through a descriptor closed on exec: a child another test spawns meanwhile must not
+        // hold it open for writing, or starting the script fails with "Text file busy".
+        let descriptor = open(script.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        #expect(descriptor >= 0)
+        let bytes = Array(text.utf8)
+        #expect(write(descriptor, bytes, bytes.count) == bytes.count)
+        close(descriptor)
+        return bin
+    }
+
+    /// The grandchild's process id, and whether it still runs (signal 0 reaches it).
+    static func grandchild(in bin: URL) throws -> (id: pid_t, isRunning: Bool) {
+        let text = try String(contentsOf: bin.appendingPathComponent("grandchild.pid"), encoding: .utf8)
+        let id = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        return (id, kill(id, 0) == 0)
+    }
+
+    @Test(
+        "A step whose background process still holds its output is judged by what it printed, at once",
+        arguments: [0, 3])
+    func aGrandchildHoldingTheOutputDoesNotHoldTheCheck(status: Int) throws {
+        let folder = try StepFixtures.folder("grandchild")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = #"{"step": "Step9Sleeper", "metrics": {"requests_started": 3}, "final_screen": []}"#
+        let bin = try Self.stepLeavingAGrandchild(
+            in: folder, output: report.replacingOccurrences(of: "{\"step\"", with: "{\n  \"step\""),
+            status: status)
+        let package = WorkbookPackage(folder: folder)
+        let outcome = Result {
+            try package.run(
+                "Step9Sleeper", scenario: "course", options: [], traced: false, limited: true, bin: bin,
+                scratch: folder)
+        }
+        let grandchild = try Self.grandchild(in: bin)
+        defer { kill(grandchild.id, SIGKILL) }
+        // The check came back while the grandchild, two minutes from its end, still held the output.
+        #expect(grandchild.isRunning)
+        switch (status, outcome) {
+        case (0, .success(let read)):
+            #expect(read.metrics["requests_started"] == 3)
+        case (_, .failure(let error)):
+            #expect(status != 0)
+            #expect("\(error)" == "Step9Sleeper failed on course")
+        default:
+            Issue.record("exit status \(status) gave \(outcome)")
+        }
+    }
+}
