@@ -15,10 +15,10 @@ public enum Instruments {
         recorder?.memoryCacheLookup(url: url.absoluteString, hit: false)
     }
 
-    /// The app stored a picture of `cost` bytes in its memory cache, which holds at most `limit` bytes:
-    /// what Belady's MIN needs to know of the cache's size.
-    public static func memoryCacheStored(cost: Int, limit: Int) {
-        recorder?.memoryCacheStored(cost: cost, limit: limit)
+    /// The app stored `url`'s picture of `cost` bytes in its memory cache, which holds at most `limit`
+    /// bytes: what Belady's MIN needs to know of the cache's size, and of what came in without a lookup.
+    public static func memoryCacheStored(_ url: URL, cost: Int, limit: Int) {
+        recorder?.memoryCacheStored(url: url.absoluteString, cost: cost, limit: limit)
     }
 
     /// The app served a picture from its disk cache.

@@ -21,8 +21,8 @@ package final class Recorder {
     /// The last download of each URL that completed, in any launch: a poster read back from a disk cache
     /// was made from its bytes.
     private var lastCompletedDownload: [String: Int] = [:]
-    /// The URLs the app looked up in its memory cache, a list per launch.
-    private var memoryCacheLookups: [[String]] = [[]]
+    /// The URLs the app looked up in its memory cache or stored in it, in order, a list per launch.
+    private var memoryCacheLookups: [[BeladyMIN.Reference<String>]] = [[]]
     /// The memory cache's limit in bytes, once the app stored a picture in it.
     private var memoryCacheLimit: Int?
     /// The cost of the smallest picture the app stored in its memory cache.
@@ -183,12 +183,13 @@ package final class Recorder {
     package func memoryCacheLookup(url: String, hit: Bool) {
         guard isLive else { return }
         if hit { metrics.memoryCacheHits += 1 }
-        memoryCacheLookups[memoryCacheLookups.count - 1].append(url)
+        memoryCacheLookups[memoryCacheLookups.count - 1].append(BeladyMIN.Reference(url, isLookup: true))
     }
 
-    /// The app stored a picture of `cost` bytes in its memory cache of `limit` bytes.
-    package func memoryCacheStored(cost: Int, limit: Int) {
+    /// The app stored `url`'s picture of `cost` bytes in its memory cache of `limit` bytes.
+    package func memoryCacheStored(url: String, cost: Int, limit: Int) {
         guard isLive else { return }
+        memoryCacheLookups[memoryCacheLookups.count - 1].append(BeladyMIN.Reference(url, isLookup: false))
         memoryCacheLimit = limit
         smallestCachedCost = min(smallestCachedCost ?? cost, cost)
     }

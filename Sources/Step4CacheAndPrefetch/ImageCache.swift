@@ -39,7 +39,7 @@ final class ImageCache {
 
     /// Caches a poster, evicting least recently used ones until the total fits the limit.
     func setImage(_ image: Image, forKey url: URL) {
-        Instruments.memoryCacheStored(cost: image.cost, limit: totalCostLimit)
+        Instruments.memoryCacheStored(url, cost: image.cost, limit: totalCostLimit)
         clock += 1
         if let old = entries[url] { totalCost -= old.cost }
         entries[url] = Entry(image: image, cost: image.cost, lastUse: clock)

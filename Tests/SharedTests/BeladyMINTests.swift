@@ -16,11 +16,15 @@ struct BeladyMINTests {
         }
         for _ in 0..<40 {
             let keys = 2 + below(4)
-            let lookups = (0..<(1 + below(11))).map { _ in below(keys) }
+            // Some of the references are stores (prefetches), which bring an item in without a lookup.
+            let references = (0..<(1 + below(11))).map { _ in
+                BeladyMIN.Reference(below(keys), isLookup: below(4) != 0)
+            }
             let capacity = below(4)
             #expect(
-                BeladyMIN.hits(lookups, capacity: capacity) == Self.bestHits(lookups, capacity: capacity),
-                "\(lookups) with room for \(capacity)")
+                BeladyMIN.hits(references, capacity: capacity)
+                    == Self.bestHits(references, capacity: capacity),
+                "\(references.map { "\($0.isLookup ? "" : "store ")\($0.key)" }) with room for \(capacity)")
         }
     }
 
@@ -28,30 +32,33 @@ struct BeladyMINTests {
     func beatsLRU() {
         // A loop one longer than the cache: LRU misses every lookup, MIN keeps two of the three.
         let loop = Array(repeating: [1, 2, 3], count: 4).flatMap { $0 }
-        #expect(BeladyMIN.hits(loop, capacity: 2) > 0)
-        #expect(BeladyMIN.hits(loop, capacity: 0) == 0)
-        #expect(BeladyMIN.hits([1, 1, 1], capacity: 1) == 2)
+        #expect(BeladyMIN.hits(lookups: loop, capacity: 2) > 0)
+        #expect(BeladyMIN.hits(lookups: loop, capacity: 0) == 0)
+        #expect(BeladyMIN.hits(lookups: [1, 1, 1], capacity: 1) == 2)
     }
 
-    /// The most hits over every choice a cache of `capacity` items could make on each miss: keep the item
-    /// or not, and which cached item to drop for it.
-    static func bestHits(_ lookups: [Int], capacity: Int, from index: Int = 0, cached: Set<Int> = []) -> Int {
-        guard index < lookups.count else { return 0 }
-        let key = lookups[index]
+    /// The most lookup hits over every choice a cache of `capacity` items could make on each miss and
+    /// store: keep the item or not, and which cached item to drop for it.
+    static func bestHits(
+        _ references: [BeladyMIN.Reference<Int>], capacity: Int, from index: Int = 0, cached: Set<Int> = []
+    ) -> Int {
+        guard index < references.count else { return 0 }
+        let key = references[index].key
         if cached.contains(key) {
-            return 1 + bestHits(lookups, capacity: capacity, from: index + 1, cached: cached)
+            return (references[index].isLookup ? 1 : 0)
+                + bestHits(references, capacity: capacity, from: index + 1, cached: cached)
         }
-        var best = bestHits(lookups, capacity: capacity, from: index + 1, cached: cached)
+        var best = bestHits(references, capacity: capacity, from: index + 1, cached: cached)
         guard capacity > 0 else { return best }
         if cached.count < capacity {
             best = max(
-                best, bestHits(lookups, capacity: capacity, from: index + 1, cached: cached.union([key])))
+                best, bestHits(references, capacity: capacity, from: index + 1, cached: cached.union([key])))
         } else {
             for dropped in cached {
                 var next = cached
                 next.remove(dropped)
                 next.insert(key)
-                best = max(best, bestHits(lookups, capacity: capacity, from: index + 1, cached: next))
+                best = max(best, bestHits(references, capacity: capacity, from: index + 1, cached: next))
             }
         }
         return best
