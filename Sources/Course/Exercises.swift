@@ -679,7 +679,6 @@ enum Exercises {
                     .baseline("bytes_wasted", of: "slow-reuse"),
                     times: 1.1, says: "loads for rows that left should stop, not waste bytes"),
             ],
-            tests: "noWrongImages|stepFourHasNoLateCompletions",
             mutants: [
                 Mutant(
                     "a guard without the identity test", file: "ListViewController.swift",
