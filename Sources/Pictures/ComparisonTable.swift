@@ -68,15 +68,15 @@ package enum ComparisonTable {
             for column in columns + (plan.map { [$0] } ?? []) {
                 cells.append(column.metrics[key].map { format($0, isCount: isCount) } ?? "-")
             }
-            // The oracle's counts for requests and bytes; elsewhere the limit's bound, the last step's where
-            // it depends on the step (Belady's MIN on its own lookups).
-            let oracle: Int? =
-                key == "requests_started"
-                ? last.oracleRequests : key == "bytes_downloaded" ? last.oracleBytes : nil
-            let bound = oracle.map(Double.init) ?? last.limits[key]
+            // The limit's bound, the last step's where it depends on the step (Belady's MIN on its own
+            // lookups); the oracle's counts for a report without a limit.
+            let oracle = ["requests_started": last.oracleRequests, "bytes_downloaded": last.oracleBytes][key]
+            let bound = last.limits[key] ?? oracle.map(Double.init)
             cells.append(bound.map { format($0, isCount: isCount) } ?? "")
-            if let oracle, let value = last.metrics[key] {
-                cells.append(oracle > 0 ? ratio(value / Double(oracle)) : "-")
+            if key == "requests_started" || key == "bytes_downloaded", let bound,
+                let value = last.metrics[key]
+            {
+                cells.append(bound > 0 ? ratio(value / bound) : "-")
             } else {
                 cells.append("")
             }

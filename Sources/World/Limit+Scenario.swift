@@ -25,6 +25,7 @@ extension Limit {
             timeline: timeline, movies: movies, screen: screen, link: link, server: server)
         {
             for (poster, _) in stop.posters where shownURLs.insert(poster.url).inserted {
+                requestsStarted += 1
                 bytesDownloaded += poster.bytes + poster.pageBytes
             }
             for (poster, _) in stop.posters where poster.pageBytes > 0 && faults.alwaysSendsWholePages {

@@ -60,6 +60,7 @@ struct LimitTests {
         }
         // The byte bounds are for a client that shows every stop's posters.
         if measured.stopsUnfilled == 0 && measured.requestsFailed == 0 {
+            #expect(measured.requestsStarted >= limit.requestsStarted, context)
             #expect(measured.bytesDownloaded >= limit.bytesDownloaded, context)
             #expect(measured.bytesWasted >= limit.bytesWasted, context)
         }
