@@ -26,7 +26,6 @@ enum Sweep {
         } catch {
             Compare.fail("cannot make a scratch folder \(scratch.path): \(SystemError.reason(error))")
         }
-        defer { try? FileManager.default.removeItem(at: scratch) }
         var distances: [String: [String: [Double]]] = [:]
         var beaten: [String] = []
         for sweepCase in 0..<cases {
@@ -59,6 +58,8 @@ enum Sweep {
                 beaten += beatenBounds(column).map { "\(step) on \(ScenarioSweep.name(sweepCase)): \($0)" }
             }
         }
+        // Removed here, not in a `defer`: `exit` runs no `defer`.
+        try? FileManager.default.removeItem(at: scratch)
         print(render(distances, steps: steps + ["plan"], cases: cases), terminator: "")
         if !beaten.isEmpty {
             for line in beaten { Compare.say("beyond the limit: \(line)") }
