@@ -109,18 +109,11 @@ enum Sweep {
             }
             rows.append(cells)
         }
-        let widths = header.indices.map { index in ([header] + rows).map { $0[index].count }.max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            var text = TextReport.pad(cells[0], widths[0])
-            for index in 1..<cells.count { text += "  " + TextReport.leftPad(cells[index], widths[index]) }
-            return text
-        }
         var lines = [
             "the sweep: \(cases) generated scenarios (ScenarioSweep), each step's distance beyond the limit",
             "(0 is the best any client could do; the median is the lower middle value)", "",
         ]
-        lines.append(line(header))
-        lines += rows.map(line)
+        lines += ComparisonTable.aligned([header] + rows)
         return lines.joined(separator: "\n") + "\n"
     }
 }

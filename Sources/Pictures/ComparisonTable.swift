@@ -82,20 +82,25 @@ package enum ComparisonTable {
             }
             rows.append(cells)
         }
-        let widths = header.indices.map { index in
-            ([header] + rows).map { $0[index].count }.max() ?? 0
+        let lines = ["scenario \(first.scenario) · seed \(first.seed)", ""] + aligned([header] + rows)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Rows of cells as fixed-width lines: the first column left-aligned, the others right-aligned, two
+    /// spaces apart, no trailing spaces.
+    package static func aligned(_ rows: [[String]]) -> [String] {
+        let columns = rows.map(\.count).max() ?? 0
+        let widths = (0..<columns).map { index in
+            rows.map { index < $0.count ? $0[index].count : 0 }.max() ?? 0
         }
-        func line(_ cells: [String]) -> String {
-            var text = TextReport.pad(cells[0], widths[0])
+        return rows.map { cells in
+            guard let first = cells.first else { return "" }
+            var text = TextReport.pad(first, widths[0])
             for index in 1..<cells.count {
                 text += "  " + TextReport.leftPad(cells[index], widths[index])
             }
             return String(text.reversed().drop { $0 == " " }.reversed())
         }
-        var lines = ["scenario \(first.scenario) · seed \(first.seed)", ""]
-        lines.append(line(header))
-        lines += rows.map(line)
-        return lines.joined(separator: "\n") + "\n"
     }
 
     /// `Step4CacheAndPrefetch` → `Step4`, for the ratio column's heading.
