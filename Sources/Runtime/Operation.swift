@@ -6,8 +6,9 @@
 /// its blocking work; an operation is ready once its dependencies finished (or were cancelled and
 /// retired), or once it is cancelled itself. The completion block is dispatched to another thread when the
 /// operation finishes, so it does not hold the queue's slot, and it is released once it has run, so a
-/// block that captures its own operation does not keep it alive.
-open class Operation {
+/// block that captures its own operation does not keep it alive. Its API is Foundation's to the letter,
+/// `@unchecked Sendable` and `@Sendable` blocks included, so step code that compiles here compiles there.
+open class Operation: @unchecked Sendable {
     /// How eagerly a queue starts this operation among the ready ones. As Foundation's, it is not
     /// `Comparable`: compare `rawValue`s.
     public enum QueuePriority: Int, Sendable {
@@ -25,7 +26,7 @@ open class Operation {
     /// Whether the operation is done (ran, or was cancelled and retired).
     public private(set) var isFinished = false
     /// Runs once the operation finishes, dispatched to a thread of its own.
-    public var completionBlock: (() -> Void)?
+    public var completionBlock: (@Sendable () -> Void)?
     /// Where the operation stands among the ready ones of its queue.
     public var queuePriority: QueuePriority = .normal
     /// A name for traces and debugging.
@@ -125,12 +126,22 @@ open class Operation {
 }
 
 /// An operation that runs a closure.
-public final class BlockOperation: Operation {
+public final class BlockOperation: Operation, @unchecked Sendable {
     private var block: (() -> Void)?
 
     /// Makes an operation that runs `block`.
-    public init(block: @escaping () -> Void) {
+    public init(block: @escaping @Sendable () -> Void) {
         self.block = block
+    }
+
+    private init(unchecked block: @escaping () -> Void) {
+        self.block = block
+    }
+
+    /// An operation that runs a block of the simulator's own: simulated threads run one at a time, so it
+    /// need not be `Sendable`.
+    package static func simulator(_ block: @escaping () -> Void) -> BlockOperation {
+        BlockOperation(unchecked: block)
     }
 
     /// Runs the block once, then lets it go.

@@ -6,7 +6,7 @@
 /// nothing new; operations already running go on. `OperationQueue.main` is the main thread's queue: its
 /// operations run one at a time on the main thread, at its next turn. Foundation's rules hold, checked
 /// against Foundation itself by Tests/SharedTests/World/OperationCases.swift.
-public final class OperationQueue {
+public final class OperationQueue: @unchecked Sendable {
     /// Foundation's "let the system decide": a queue made with it runs every ready operation at once
     /// (the simulated phone's workers never compete for CPU cores).
     public static let defaultMaxConcurrentOperationCount = -1
@@ -101,7 +101,7 @@ public final class OperationQueue {
     }
 
     /// Adds an operation that runs a closure.
-    public func addOperation(_ block: @escaping () -> Void) {
+    public func addOperation(_ block: @escaping @Sendable () -> Void) {
         addOperation(BlockOperation(block: block))
     }
 

@@ -1,7 +1,10 @@
 import Shared
 
 /// Downloads one movie's poster on a background queue and decodes it.
-final class ImageDownloader: Operation {
+///
+/// `@unchecked Sendable`, as Swift 6 asks of an `Operation` subclass: the compiler no longer checks what it
+/// shares, such as the record `main()` writes on a worker while the main thread may be reading it.
+final class ImageDownloader: Operation, @unchecked Sendable {
     let movieRecord: MovieRecord
 
     init(movieRecord: MovieRecord) {

@@ -2,7 +2,10 @@ import Shared
 
 /// The hot-movies list, second version: downloads and filters run on two operation queues, and each
 /// finished step reloads its row on the main thread.
-final class ListViewController: TableViewController {
+///
+/// `@unchecked Sendable` as UIKit's view controllers are `Sendable`, by being isolated to the main actor:
+/// its operations' completion blocks carry it to the main queue, and only the main thread uses it.
+final class ListViewController: TableViewController, @unchecked Sendable {
     var movies = RowRecords<MovieRecord>()
     let movieOperations: MovieOperations
 

@@ -3,7 +3,10 @@ import Shared
 /// The hot-movies list, third version: as the second, but nothing starts while the table is dragging
 /// or decelerating; when it stops, work for rows that left the screen is cancelled and the visible
 /// rows' work starts.
-final class ListViewController: TableViewController {
+///
+/// `@unchecked Sendable` as UIKit's view controllers are `Sendable`, by being isolated to the main actor:
+/// its operations' completion blocks carry it to the main queue, and only the main thread uses it.
+final class ListViewController: TableViewController, @unchecked Sendable {
     var movies = RowRecords<MovieRecord>()
     let movieOperations: MovieOperations
 

@@ -2,7 +2,10 @@ import Shared
 
 /// Fetches one poster, from the disk cache if it is there, else from the network, decodes it, and keeps
 /// the downloaded bytes on disk for the next launch.
-final class ImageDownloader: Operation {
+///
+/// `@unchecked Sendable`, as Swift 6 asks of an `Operation` subclass: the queue's threads hand it on, and
+/// what `main()` writes is read only after the operation finished.
+final class ImageDownloader: Operation, @unchecked Sendable {
     let url: URL
     /// The disk cache (nil without one).
     let diskCache: DiskCache?

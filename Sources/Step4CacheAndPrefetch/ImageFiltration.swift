@@ -1,7 +1,10 @@
 import Shared
 
 /// Applies the sepia filter to one decoded poster.
-final class ImageFiltration: Operation {
+///
+/// `@unchecked Sendable`, as Swift 6 asks of an `Operation` subclass: the queue's threads hand it on, and
+/// what `main()` writes is read only after the operation finished.
+final class ImageFiltration: Operation, @unchecked Sendable {
     let image: Image
     /// The filtered poster; nil until done.
     private(set) var filteredImage: Image?

@@ -3,7 +3,10 @@ import Shared
 /// The hot-movies list, fourth version: as the third, plus a memory cache and a disk cache, one
 /// operation per URL, five downloads at once, cells that give their load up when reused (with a guard so
 /// a late answer never draws into the wrong cell), and a prefetch of the next rows when the table stops.
-final class ListViewController: TableViewController {
+///
+/// `@unchecked Sendable` as UIKit's view controllers are `Sendable`, by being isolated to the main actor:
+/// its operations' completion blocks carry it to the main queue, and only the main thread uses it.
+final class ListViewController: TableViewController, @unchecked Sendable {
     var movies = RowRecords<MovieRecord>()
     /// The parts that are on (all, unless `--without` turns some off).
     let techniques: Set<Technique>

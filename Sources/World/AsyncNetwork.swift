@@ -41,7 +41,7 @@ public final class AsyncNetwork: @unchecked Sendable {
     }
 
     /// One download on a session thread, answering the waiting task when it ends.
-    private final class Transfer: Operation {
+    private final class Transfer: Operation, @unchecked Sendable {
         let url: URL
         let waiter: Waiter<Data>
         var resumeData: ResumeData?

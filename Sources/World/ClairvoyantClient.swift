@@ -15,7 +15,8 @@ import UI
 /// decide: what it does is fixed before the run begins. After a relaunch it takes up the plan from the
 /// first stop still to come, reading from disk what an earlier launch fetched. Its figures show how
 /// close to the limit's bounds a client can come; memory is no concern of its (it keeps every poster).
-package final class ClairvoyantClient: TableViewController {
+/// `@unchecked Sendable` as the steps' controllers are: only the main thread uses it.
+package final class ClairvoyantClient: TableViewController, @unchecked Sendable {
     /// Downloads at once: enough to hide a round trip behind another's body, few enough that the poster
     /// needed first is not slowed by many sharing the link.
     package static let inFlight = 4
@@ -78,7 +79,7 @@ package final class ClairvoyantClient: TableViewController {
 
     /// One planned poster: from disk if an earlier launch kept it, else from the network (kept on disk
     /// for the next launch), decoded and filtered.
-    private final class PlannedDownload: Runtime.Operation {
+    private final class PlannedDownload: Runtime.Operation, @unchecked Sendable {
         let url: URL
         let file: URL
         private(set) var image: Image?

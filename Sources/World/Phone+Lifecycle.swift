@@ -34,7 +34,7 @@ extension Phone {
     /// Queues `didReceiveMemoryWarning` on the main thread, traced with the image memory it freed.
     func sendMemoryWarning() {
         recorder.event(.memoryWarning)
-        let warning = BlockOperation { [weak self] in
+        let warning = BlockOperation.simulator { [weak self] in
             guard let self, let app = mainLoop.app else { return }
             let before = memory.liveBytes
             app.didReceiveMemoryWarning()

@@ -9,7 +9,7 @@ import Testing
 @Suite("World: the app process")
 struct AppProcessTests {
     /// A host made of an app process and a log; main-queue operations are only listed, never run.
-    final class BareHost: AppHost {
+    final class BareHost: AppHost, @unchecked Sendable {
         let process: AppProcess
         var log: [String] = []
         var mainBlocks: [Operation] = []

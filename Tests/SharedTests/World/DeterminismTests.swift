@@ -11,7 +11,7 @@ import Testing
 
 /// An app in the manner of step 2: each row's poster downloads on a worker, decodes there, and its row
 /// reloads on the main thread.
-final class LoadingApp: ScriptApp {
+final class LoadingApp: ScriptApp, @unchecked Sendable {
     var posters: [Int: Image] = [:]
     var started: Set<Int> = []
     var queue: OperationQueue!

@@ -12,9 +12,9 @@ struct MainQueueBlocksTests {
     @Test("The main queue lists the running block first, then the waiting ones in the order they came")
     func operationsInOrder() {
         let blocks = MainQueueBlocks()
-        var seen: [[String]] = []
+        nonisolated(unsafe) var seen: [[String]] = []
         let names = { (operations: [Operation]) in operations.map { $0.name ?? "?" } }
-        let first = BlockOperation { seen.append(names(blocks.operations)) }
+        let first = BlockOperation.simulator { seen.append(names(blocks.operations)) }
         first.name = "first"
         let second = BlockOperation {}
         second.name = "second"
@@ -40,12 +40,14 @@ struct MainQueueBlocksTests {
             late.append(blocks.tableMutatedLate(cancelledTask: false))
             late.append(blocks.tableMutatedLate(cancelledTask: false))
         }
-        blocks.run(BlockOperation(block: mutateTwice), origin: cancelled)
-        blocks.run(BlockOperation(block: mutateTwice), origin: BlockOperation {})
-        blocks.run(BlockOperation(block: mutateTwice), origin: cancelled)
+        blocks.run(BlockOperation.simulator(mutateTwice), origin: cancelled)
+        blocks.run(BlockOperation.simulator(mutateTwice), origin: BlockOperation {})
+        blocks.run(BlockOperation.simulator(mutateTwice), origin: cancelled)
         #expect(late == [true, false, false, false, true, false])
         // A block queued by no operation is late only when it runs for a cancelled task.
-        blocks.run(BlockOperation { late.append(blocks.tableMutatedLate(cancelledTask: true)) }, origin: nil)
+        blocks.run(
+            BlockOperation.simulator { late.append(blocks.tableMutatedLate(cancelledTask: true)) },
+            origin: nil)
         #expect(late.last == true)
     }
 

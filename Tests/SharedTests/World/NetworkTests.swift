@@ -25,7 +25,7 @@ struct WorldNetworkTests {
         _ urls: [String], rtt: Int64 = 100_000, bandwidth: Int64, connections: Int = 6
     ) throws -> (result: RunResult, fetches: [Fetch]) {
         let log = Log()
-        var fetches: [Fetch] = []
+        nonisolated(unsafe) var fetches: [Fetch] = []
         let scenario = testScenario(
             "fetch", rows: 10, rtt: rtt, jitter: 0, bandwidth: bandwidth, connections: connections)
         let result = try play(scenario) {
@@ -141,7 +141,7 @@ struct WorldNetworkTests {
                 let downloads = OperationQueue()
                 let timer = OperationQueue()
                 let url = URL(string: Self.posterA)!
-                var download: Operation!
+                nonisolated(unsafe) var download: Operation!
                 download = BlockOperation {
                     log.note("start")
                     if cancellable {
@@ -227,7 +227,7 @@ struct WorldNetworkTests {
                 let queue = OperationQueue()
                 queue.maxConcurrentOperationCount = 1
                 var operation: Operation!
-                operation = BlockOperation {
+                operation = BlockOperation.simulator {
                     do throws(NetworkError) {
                         _ = try Network.shared.data(from: URL(string: removed)!, cancellingWith: operation)
                         log.note("404 succeeded")

@@ -8,7 +8,7 @@ import Foundation
 
 /// What a case program can do besides using the operation types: note what it sees, and block the thread
 /// it runs on for a while (virtual time on the phone, real time on Foundation).
-protocol OperationCaseWorld: AnyObject {
+protocol OperationCaseWorld: AnyObject, Sendable {
     func note(_ text: String)
     func pause(milliseconds: Int)
 }

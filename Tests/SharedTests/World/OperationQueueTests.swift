@@ -61,7 +61,7 @@ struct WorldOperationQueueTests {
                 queue.maxConcurrentOperationCount = 1
                 for label in ["A", "B", "C"] {
                     var operation: Operation!
-                    operation = BlockOperation {
+                    operation = BlockOperation.simulator {
                         log.note("start \(label)")
                         SimulatedThread.current!.sleep(for: 50_000)
                         log.note(operation.isCancelled ? "\(label) sees cancel" : "\(label) sees no cancel")

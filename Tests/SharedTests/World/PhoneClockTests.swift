@@ -7,7 +7,7 @@ import Testing
 
 /// An app that, at launch, starts a task on the cooperative pool that sleeps on the phone's clock, and
 /// cancels it either before it runs or from another task after `cancelAfter` of virtual time.
-final class SleepingApp: ScriptApp {
+final class SleepingApp: ScriptApp, @unchecked Sendable {
     let cancelAfter: Duration?
     var pool: SimulatedTaskExecutor!
     var clock: PhoneClock!

@@ -23,7 +23,7 @@ final class CountingCell: TableViewCell {
 }
 
 /// An app whose cells count their lives.
-final class ReuseApp: ScriptApp {
+final class ReuseApp: ScriptApp, @unchecked Sendable {
     /// Every distinct cell handed out, in order of first use.
     var cells: [CountingCell] = []
     /// For each `cellForRow`: the row, the cell, whether the cell was reused, and whether it was prepared.
@@ -93,7 +93,7 @@ struct WorldTableViewTests {
     func wrongImage() throws {
         let log = Log()
         let movies = testMovies(20)
-        var shownSource: String?
+        nonisolated(unsafe) var shownSource: String?
         let result = try play(testScenario("wrong", rows: 20), movies: movies) {
             let app = ScriptApp(log: log)
             app.onLoad = { app in
@@ -176,7 +176,7 @@ struct WorldTableViewTests {
 }
 
 /// An app that records every prefetch call, with the rows on screen when it came, and every row shown.
-final class PrefetchApp: ScriptApp {
+final class PrefetchApp: ScriptApp, @unchecked Sendable {
     enum Kind { case announce, takeBack, show }
     /// Each call in order: what it is, its rows, and the visible rows then.
     var calls: [(kind: Kind, rows: [Int], visible: ClosedRange<Int>?)] = []

@@ -10,7 +10,7 @@ import Testing
 
 /// An app that loads every poster on screen in a task on the phone's cooperative pool, making `hops`
 /// extra executor hops first, as a debug build does where an optimised build hops less.
-final class TaskLoadingApp: ScriptApp {
+final class TaskLoadingApp: ScriptApp, @unchecked Sendable {
     let hops: Int
     var pool: SimulatedTaskExecutor!
     var network: AsyncNetwork!

@@ -98,7 +98,7 @@ func play(
 
 /// A small app: a table of the phone's movies with plain cells, recording every UIKit-like callback in
 /// the log, with hooks a test fills in.
-class ScriptApp: TableViewController {
+class ScriptApp: TableViewController, @unchecked Sendable {
     let log: Log
     /// Runs at the end of `viewDidLoad`.
     var onLoad: (ScriptApp) -> Void = { _ in }
@@ -156,7 +156,7 @@ class ScriptApp: TableViewController {
 
 /// An operation that blocks its thread for a virtual duration, logging its start and end and how many
 /// such operations run at once.
-final class SleepOperation: Operation {
+final class SleepOperation: Operation, @unchecked Sendable {
     let log: Log
     let label: String
     let duration: Int64
