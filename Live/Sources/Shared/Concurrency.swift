@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The real main actor stands in for the simulated phone's `PhoneMainActor`.
+public typealias PhoneMainActor = MainActor
+
+extension MainActor {
+    /// Runs `operation` as main-actor code with `object`, after checking that the caller is on the main
+    /// thread: the simulator's `PhoneMainActor.assumeIsolated(_:_:)`, for a non-`Sendable` UIKit object
+    /// that only the main thread uses.
+    public static func assumeIsolated<Object: AnyObject, T>(
+        _ object: Object, _ operation: @MainActor (Object) throws -> T,
+        file: StaticString = #fileID, line: UInt = #line
+    ) rethrows -> T {
+        MainActor.shared.preconditionIsolated("Not on the main thread", file: file, line: line)
+        // What `MainActor.assumeIsolated` does: the check above makes calling the closure safe.
+        return try withoutActuallyEscaping(operation) { isolated in
+            try unsafeBitCast(isolated, to: ((Object) throws -> T).self)(object)
+        }
+    }
+
+    /// Runs `operation` as main-actor code after checking that the caller is on the main thread, as the
+    /// simulator's `PhoneMainActor.assumeIsolated(_:)` does: its result may be a non-`Sendable` UIKit
+    /// object, made and used on the main thread only.
+    public static func assumeIsolated<T>(
+        _ operation: @MainActor () throws -> T, file: StaticString = #fileID, line: UInt = #line
+    ) rethrows -> T {
+        try assumeIsolated(MainActor.shared, { _ in try operation() }, file: file, line: line)
+    }
+}
+
+/// A clock for the step's timers and backoffs: the continuous clock, in microseconds as the simulator's.
+public final class PhoneClock: Clock, Sendable {
+    public struct Instant: InstantProtocol {
+        public var microseconds: Int64
+
+        public init(microseconds: Int64) { self.microseconds = microseconds }
+
+        public func advanced(by duration: Duration) -> Instant {
+            Instant(microseconds: microseconds + PhoneClock.microseconds(duration))
+        }
+
+        public func duration(to other: Instant) -> Duration {
+            .microseconds(other.microseconds - microseconds)
+        }
+
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.microseconds < rhs.microseconds }
+    }
+
+    private let start = ContinuousClock.now
+
+    public init() {}
+
+    public var now: Instant { Instant(microseconds: Self.microseconds(start.duration(to: .now))) }
+
+    public var minimumResolution: Duration { .microseconds(1) }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try await Task.sleep(for: now.duration(to: deadline))
+    }
+
+    static func microseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    }
+}
+
+/// The step's task executor, for real: jobs run on a concurrent dispatch queue. (The name is the
+/// simulator's, which the step uses.)
+public final class SimulatedTaskExecutor: TaskExecutor, Sendable {
+    private let queue: DispatchQueue
+
+    public init(name: String = "Cooperative pool", width: Int = 4) {
+        queue = DispatchQueue(label: name, attributes: .concurrent)
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { unowned.runSynchronously(on: executor) }
+    }
+}
+
+/// What a cancelled transfer leaves behind so that a later request can ask for the rest. Compile twin:
+/// the live network never makes one yet.
+public struct ResumeData: Sendable, Equatable {
+    /// The URL whose body this begins.
+    public let url: URL
+    /// How many of the body's bytes are kept.
+    public var count: Int { 0 }
+}
+
+/// The async network, for real: a `URLSession` download, cancelled with its task. It never resumes a
+/// transfer yet (`resumeData` is ignored and none is kept).
+public final class AsyncNetwork: Sendable {
+    public init() {}
+
+    public func data(
+        from url: URL, resumeData: ResumeData? = nil,
+        keepResumeData: (@Sendable (ResumeData) -> Void)? = nil
+    ) async throws -> Data {
+        guard url.host != nil else { throw NetworkError.invalidURL }
+        let (data, response) = try await URLSession.shared.data(from: url)
+        if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {
+            throw NetworkError.status(status)
+        }
+        return data
+    }
+}
+
+extension NetworkError {
+    /// Whether trying again later could succeed (timeouts, refusals, 5xx, dropped connections).
+    public var isTransient: Bool {
+        switch self {
+        case .timedOut, .connectionRefused, .connectionLost: return true
+        case .status(let code): return code >= 500
+        case .invalidURL, .cancelled: return false
+        }
+    }
+}

@@ -1,0 +1,14 @@
+// The live `Shared`: what a step imports when it is built against real Foundation. Foundation's own
+// `Operation`, `OperationQueue`, `BlockOperation` and `Thread` stand where the simulator has look-alikes;
+// the layers that do not depend on the simulated runtime are the workbook's own folders, built here
+// again; the rest (UIKit, network, disk, report, command line) are the thin twins in this folder.
+@_exported import Catalog
+@_exported import Files
+@_exported import Imaging
+
+@_exported import class Foundation.BlockOperation
+@_exported import struct Foundation.Data
+@_exported import class Foundation.Operation
+@_exported import class Foundation.OperationQueue
+@_exported import class Foundation.Thread
+@_exported import struct Foundation.URL

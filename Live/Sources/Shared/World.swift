@@ -1,0 +1,123 @@
+import Files
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Why a request failed: the simulator's cases, as the live network reports them.
+public enum NetworkError: Error, Equatable, Sendable {
+    case invalidURL
+    case status(Int)
+    case timedOut
+    case connectionRefused
+    case connectionLost
+    case cancelled
+}
+
+/// The network, for real: `data(contentsOf:)` is Foundation's `Data(contentsOf:)`, and the cancellable
+/// download a `URLSession` data task that stops when its operation is cancelled.
+public final class Network: Sendable {
+    public static let shared = Network()
+
+    /// Downloads a URL's body, blocking the calling thread; nil on any failure.
+    public func data(contentsOf url: URL) -> Data? {
+        try? Data(contentsOf: url)
+    }
+
+    /// Downloads a URL's body, blocking the calling thread until it arrives, fails, or `operation` is
+    /// cancelled (seen within 10 ms), which cancels the transfer.
+    public func data(from url: URL, cancellingWith operation: Operation) throws(NetworkError) -> Data {
+        guard url.host != nil else { throw .invalidURL }
+        let answer = Answer()
+        let task = URLSession.shared.dataTask(with: url) { data, response, error in
+            answer.set(data: data, response: response, error: error)
+        }
+        task.resume()
+        while answer.done.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
+            if operation.isCancelled { task.cancel() }
+        }
+        return try answer.result()
+    }
+
+    /// What a data task answered, handed from URLSession's thread to the waiting one.
+    private final class Answer: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        private var data: Data?
+        private var response: URLResponse?
+        private var error: (any Error)?
+
+        /// Called once, on URLSession's thread; `done` orders it before `result()`.
+        func set(data: Data?, response: URLResponse?, error: (any Error)?) {
+            self.data = data
+            self.response = response
+            self.error = error
+            done.signal()
+        }
+
+        func result() throws(NetworkError) -> Data {
+            if let error = error as? URLError {
+                switch error.code {
+                case .cancelled: throw .cancelled
+                case .timedOut: throw .timedOut
+                case .cannotConnectToHost: throw .connectionRefused
+                default: throw .connectionLost
+                }
+            }
+            guard error == nil, let data else { throw .connectionLost }
+            if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {
+                throw .status(status)
+            }
+            return data
+        }
+    }
+}
+
+/// The app's disk, for real: files in a folder of the temporary directory.
+public final class Disk: Sendable {
+    public static let shared = Disk()
+
+    /// The app's caches folder.
+    public let cachesDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "workbook-live-caches-\(ProcessInfo.processInfo.processIdentifier)")
+
+    public func contents(of url: URL) -> Data? {
+        FileManager.default.contents(atPath: url.path)
+    }
+
+    public func write(_ data: Data, to url: URL, atomically: Bool) -> Bool {
+        (try? data.write(to: url, options: atomically ? [.atomic] : [])) != nil
+    }
+
+    public func fileExists(at url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.path)
+    }
+
+    /// The size of a file in bytes; nil when it is missing.
+    public func fileSize(at url: URL) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
+    }
+
+    /// Removes a file if it exists.
+    public func removeItem(at url: URL) {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    public func isFolder(at url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+            && isDirectory.boolValue
+    }
+
+    /// Makes a folder (and its parents) if it is missing; returns whether it exists afterwards.
+    @discardableResult
+    public func createDirectory(at url: URL) -> Bool {
+        (try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)) != nil
+    }
+
+    /// A seal for bytes kept under a name: HMAC-SHA-256 keyed with the user's private key, as the
+    /// simulator's disk seals them.
+    public func seal(_ bytes: [UInt8], name: String) -> String {
+        SHA256.hmacHex(key: PrivateFolder.key, message: Array(name.utf8) + [0] + bytes)
+    }
+}
