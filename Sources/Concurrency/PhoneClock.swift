@@ -7,23 +7,6 @@ import Runtime
 /// cancelled before or during its sleep is resumed at once with `CancellationError`, as `Task.sleep` does.
 /// Unchecked Sendable: its timer queue is used only on the phone's simulated threads, one at a time.
 public final class PhoneClock: Clock, @unchecked Sendable {
-    /// A moment of virtual time, in microseconds since the phone started.
-    public struct Instant: InstantProtocol {
-        public var microseconds: Int64
-
-        public init(microseconds: Int64) { self.microseconds = microseconds }
-
-        public func advanced(by duration: Duration) -> Instant {
-            Instant(microseconds: microseconds + PhoneClock.microseconds(duration))
-        }
-
-        public func duration(to other: Instant) -> Duration {
-            .microseconds(other.microseconds - microseconds)
-        }
-
-        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.microseconds < rhs.microseconds }
-    }
-
     private let timers: OperationQueue
 
     /// Makes a clock for the app on whose simulated thread this is called.
@@ -54,9 +37,4 @@ public final class PhoneClock: Clock, @unchecked Sendable {
         }
     }
 
-    /// Whole microseconds in a duration (rounded down).
-    static func microseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-    }
 }

@@ -35,22 +35,6 @@ extension MainActor {
 
 /// A clock for the step's timers and backoffs: the continuous clock, in microseconds as the simulator's.
 public final class PhoneClock: Clock, Sendable {
-    public struct Instant: InstantProtocol {
-        public var microseconds: Int64
-
-        public init(microseconds: Int64) { self.microseconds = microseconds }
-
-        public func advanced(by duration: Duration) -> Instant {
-            Instant(microseconds: microseconds + PhoneClock.microseconds(duration))
-        }
-
-        public func duration(to other: Instant) -> Duration {
-            .microseconds(other.microseconds - microseconds)
-        }
-
-        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.microseconds < rhs.microseconds }
-    }
-
     private let start = ContinuousClock.now
 
     public init() {}
@@ -61,11 +45,6 @@ public final class PhoneClock: Clock, Sendable {
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try await Task.sleep(for: now.duration(to: deadline))
-    }
-
-    static func microseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }
 }
 
@@ -85,15 +64,6 @@ public final class SimulatedTaskExecutor: TaskExecutor, Sendable {
     }
 }
 
-/// What a cancelled transfer leaves behind so that a later request can ask for the rest. Compile twin:
-/// the live network never makes one yet.
-public struct ResumeData: Sendable, Equatable {
-    /// The URL whose body this begins.
-    public let url: URL
-    /// How many of the body's bytes are kept.
-    public var count: Int { 0 }
-}
-
 /// The async network, for real: a `URLSession` download, cancelled with its task. It never resumes a
 /// transfer yet (`resumeData` is ignored and none is kept).
 public final class AsyncNetwork: Sendable {
@@ -109,16 +79,5 @@ public final class AsyncNetwork: Sendable {
             throw NetworkError.status(status)
         }
         return data
-    }
-}
-
-extension NetworkError {
-    /// Whether trying again later could succeed (timeouts, refusals, 5xx, dropped connections).
-    public var isTransient: Bool {
-        switch self {
-        case .timedOut, .connectionRefused, .connectionLost: return true
-        case .status(let code): return code >= 500
-        case .invalidURL, .cancelled: return false
-        }
     }
 }

@@ -1,7 +1,9 @@
 // The live `Shared`: what a step imports when it is built against real Foundation. Foundation's own
 // `Operation`, `OperationQueue`, `BlockOperation` and `Thread` stand where the simulator has look-alikes;
 // the layers that do not depend on the simulated runtime are the workbook's own folders, built here
-// again; the rest (UIKit, network, disk, report, command line) are the thin twins in this folder.
+// again, and so are the files of the other layers that stand alone (the symlinks in this folder:
+// `IndexPath`, `NetworkError`, the clock's `Instant`); the rest (UIKit, network, disk, clock, executor,
+// report, command line) are the thin twins in this folder.
 @_exported import Catalog
 @_exported import Files
 @_exported import Imaging

@@ -1,25 +1,6 @@
 import Foundation
 import Imaging
 
-/// A row's place in a table: the look-alike's `IndexPath`, since Foundation's has no `row` on Linux.
-public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The row within its section.
-    public let row: Int
-    /// The section (the steps' tables have one).
-    public let section: Int
-
-    public init(row: Int, section: Int) {
-        self.row = row
-        self.section = section
-    }
-
-    public static func < (lhs: IndexPath, rhs: IndexPath) -> Bool {
-        (lhs.section, lhs.row) < (rhs.section, rhs.row)
-    }
-
-    public var description: String { "[\(section), \(row)]" }
-}
-
 /// A decoded picture: a real one, decoded by the workbook's own PNG decoder and filtered by its sepia
 /// filter, on whatever thread asks.
 public final class Image: Sendable {

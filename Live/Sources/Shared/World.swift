@@ -5,16 +5,6 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Why a request failed: the simulator's cases, as the live network reports them.
-public enum NetworkError: Error, Equatable, Sendable {
-    case invalidURL
-    case status(Int)
-    case timedOut
-    case connectionRefused
-    case connectionLost
-    case cancelled
-}
-
 /// The network, for real: `data(contentsOf:)` is Foundation's `Data(contentsOf:)`, and the cancellable
 /// download a `URLSession` data task that stops when its operation is cancelled.
 public final class Network: Sendable {

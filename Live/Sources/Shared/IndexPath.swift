@@ -1,0 +1,1 @@
+../../../Sources/UI/IndexPath.swift

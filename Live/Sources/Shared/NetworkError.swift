@@ -1,0 +1,1 @@
+../../../Sources/World/NetworkError.swift

@@ -1,0 +1,1 @@
+../../../Sources/Concurrency/PhoneClock+Instant.swift
