@@ -69,6 +69,22 @@ public final class TableView {
         return visibleCells.keys.sorted().map { IndexPath(row: $0, section: 0) }
     }
 
+    /// UIKit's deceleration rate: a coasting table's velocity is multiplied by it every millisecond.
+    public var decelerationRate: Double { ScrollPhysics.decelerationRate }
+
+    /// The index paths of the rows with some part between `top` and `bottom` (points from the top of the
+    /// content), top to bottom: UIKit's `indexPathsForRows(in:)` for a rectangle as wide as the table.
+    public func indexPathsForRows(from top: Double, to bottom: Double) -> [IndexPath] {
+        guard let controller else { return [] }
+        reloadIfNeeded(controller: controller)
+        let top = max(0, top)
+        guard bottom > top,
+            let rows = GestureTimeline.visibleRows(
+                at: top, rowHeight: rowHeight, viewport: bottom - top, rowCount: numberOfRows)
+        else { return [] }
+        return rows.map { IndexPath(row: $0, section: 0) }
+    }
+
     /// The cell showing a row, if that row is on screen (after laying out the rows, as UIKit does).
     public func cellForRow(at indexPath: IndexPath) -> TableViewCell? {
         layoutIfNeeded()

@@ -51,6 +51,13 @@ open class TableViewController {
 
     open func scrollViewDidScroll(_ scrollView: TableView) {}
 
+    /// The finger is lifting, moving at `velocity` points per millisecond (0 for a finger that stopped),
+    /// and the table will come to rest at `targetContentOffset`, unless a touch catches it first. UIKit
+    /// passes the target by pointer, for the delegate to move it; the look-alike passes its value.
+    open func scrollViewWillEndDragging(
+        _ scrollView: TableView, withVelocity velocity: Double, targetContentOffset: Double
+    ) {}
+
     /// The finger lifted; `decelerate` tells whether the table keeps coasting.
     open func scrollViewDidEndDragging(_ scrollView: TableView, willDecelerate decelerate: Bool) {}
 

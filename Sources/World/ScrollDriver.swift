@@ -79,6 +79,10 @@ final class ScrollDriver {
             }
             if table.isDragging {
                 table.scroll(to: gesture.releaseOffset)
+                // UIKit asks where the table will stop while the finger is still down; the one
+                // callback cost covers the pair.
+                controller.scrollViewWillEndDragging(
+                    table, withVelocity: gesture.velocity, targetContentOffset: gesture.restOffset)
                 table.isDragging = false
                 table.isDecelerating = gesture.decelerates
                 recorder.event(.scrollState(gesture.decelerates ? .decelerating : .idle))

@@ -113,6 +113,16 @@ public final class TableView {
 
     public func cellForRow(at indexPath: IndexPath) -> TableViewCell? { cells[indexPath] }
 
+    /// UIKit's normal deceleration rate.
+    public var decelerationRate: Double { 0.998 }
+
+    /// The rows with some part between `top` and `bottom`, for fixed-height rows and no row count.
+    public func indexPathsForRows(from top: Double, to bottom: Double) -> [IndexPath] {
+        let first = max(0, Int((max(0, top) / rowHeight).rounded(.down)))
+        let last = Int((bottom / rowHeight).rounded(.up)) - 1
+        return first <= last ? (first...last).map { IndexPath(row: $0, section: 0) } : []
+    }
+
     public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation) {}
 
     public func reloadData() {}
@@ -152,6 +162,9 @@ open class TableViewController {
     open func tableView(_ tableView: TableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {}
     open func scrollViewWillBeginDragging(_ scrollView: TableView) {}
     open func scrollViewDidScroll(_ scrollView: TableView) {}
+    open func scrollViewWillEndDragging(
+        _ scrollView: TableView, withVelocity velocity: Double, targetContentOffset: Double
+    ) {}
     open func scrollViewDidEndDragging(_ scrollView: TableView, willDecelerate decelerate: Bool) {}
     open func scrollViewDidEndDecelerating(_ scrollView: TableView) {}
 }
