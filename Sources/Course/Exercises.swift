@@ -854,13 +854,14 @@ enum Exercises {
             task: """
                 Write ImageLoader.leave(_:number:): the row that gave up stops waiting at once (resume its \
                 continuation with CancellationError, forget its preview), and when it was the last row waiting \
-                for the URL and the table is still, the load stops (stop(_:for:)); while the user scrolls, the \
-                stop does it.
+                for the URL, the load stops (stop(_:for:)), unless the user scrolls and its download has not \
+                started yet (load.hasStarted): then the next stop does it.
                 """,
             commands: ["swift run Course check 5.2"],
             hints: [
                 "load.waiters.removeValue(forKey: number) gives the row's continuation, if it still waits.",
-                "Only when load.waiters.isEmpty && !downloadSlots.isSuspended: stop(load, for: url).",
+                "Only when load.waiters.isEmpty && (!downloadSlots.isSuspended || load.hasStarted): "
+                    + "stop(load, for: url).",
             ],
             runs: [
                 RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse")),
@@ -899,16 +900,23 @@ enum Exercises {
                 ),
                 Mutant(
                     "a load stopped even while the user scrolls", file: "ImageLoader.swift",
-                    inside: "private func leave", "if load.waiters.isEmpty && !downloadSlots.isSuspended {",
+                    inside: "private func leave",
+                    "if load.waiters.isEmpty && (!downloadSlots.isSuspended || load.hasStarted) {",
                     "if load.waiters.isEmpty {"),
+                Mutant(
+                    "a started download kept going while the user scrolls", file: "ImageLoader.swift",
+                    inside: "private func leave",
+                    "if load.waiters.isEmpty && (!downloadSlots.isSuspended || load.hasStarted) {",
+                    "if load.waiters.isEmpty && !downloadSlots.isSuspended {"),
                 Mutant(
                     "the row's continuation looked up but not removed", file: "ImageLoader.swift",
                     inside: "private func leave", "load.waiters.removeValue(forKey: number)",
                     "load.waiters[number]"),
                 Mutant(
                     "a load stopped when any one row leaves (no reference count)", file: "ImageLoader.swift",
-                    inside: "private func leave", "if load.waiters.isEmpty && !downloadSlots.isSuspended {",
-                    "if !downloadSlots.isSuspended {", byTests: true),
+                    inside: "private func leave",
+                    "if load.waiters.isEmpty && (!downloadSlots.isSuspended || load.hasStarted) {",
+                    "if !downloadSlots.isSuspended || load.hasStarted {", byTests: true),
             ]),
     ]
 

@@ -71,6 +71,8 @@ actor ImageLoader {
         /// Whether its download got its slot while the table was still: a row the user stopped on asked
         /// for it, not a slow drag's guess.
         var startedAtAStop = false
+        /// Whether its download got its slot: bytes flow for it.
+        var hasStarted = false
 
         init(number: Int) { self.number = number }
     }
@@ -179,16 +181,17 @@ actor ImageLoader {
         }
     }
 
-    /// One caller gave up: it stops waiting at once; the load is cancelled when it was the last, or,
-    /// while the user scrolls, at the next stop (the user may stop on the row again before then, and
-    /// join the load under way).
+    /// One caller gave up: it stops waiting at once; the load is cancelled when it was the last. While
+    /// the user scrolls, a load still waiting for its download slot stays in line until the next stop
+    /// (it costs nothing, and the user may stop on the row again before then); one whose bytes flow
+    /// stops at once, so that it takes no bandwidth from the rows the user scrolls to.
     private func leave(_ url: URL, number: Int) {
         guard let load = loadsInProgress[url], let waiter = load.waiters.removeValue(forKey: number) else {
             return
         }
         waiter.resume(throwing: CancellationError())
         load.previews[number] = nil
-        if load.waiters.isEmpty && !downloadSlots.isSuspended {
+        if load.waiters.isEmpty && (!downloadSlots.isSuspended || load.hasStarted) {
             stop(load, for: url)
         }
     }
@@ -196,6 +199,7 @@ actor ImageLoader {
     /// Notes that a load's download has its slot, and whether the table was still.
     private func markStarted(_ url: URL, load number: Int) {
         guard let load = loadsInProgress[url], load.number == number else { return }
+        load.hasStarted = true
         load.startedAtAStop = load.startedAtAStop || !downloadSlots.isSuspended
     }
 

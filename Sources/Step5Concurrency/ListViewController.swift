@@ -1,5 +1,7 @@
 import Shared
 
+import func Foundation.log
+
 /// The hot-movies list, fifth version: step 4's app in Swift concurrency. Each cell's poster loads in a
 /// `Task` the cell cancels when it is reused; an actor keeps one load per URL; posters are decoded at
 /// the cell's pixel size. Rows that a slow drag brings on screen load at once, which fills the screen
@@ -25,9 +27,9 @@ final class ListViewController: TableViewController {
     /// URLs that failed in this launch: not tried again until the next one.
     var failedURLs: Set<URL> { display.failedURLs }
     /// How many rows past the screen to prefetch when the table stops, as in step 4.
-    let prefetchDistance = 1
-    /// How many short scrolls in one direction, in a row, make a reader, as in step 4.
-    let scrollsThatMakeAReader = 4
+    let prefetchDistance = 2
+    /// How many short scrolls in one direction, in a row, make a reader whose next rows are worth a guess.
+    let scrollsThatMakeAReader = 2
     /// The scroll that led to the last stop: its direction, and whether it was short (reading).
     private var lastScroll = (isDown: true, isShort: true)
     /// How many short scrolls in `lastScroll`'s direction led, one after another, to the last stop.
@@ -44,6 +46,11 @@ final class ListViewController: TableViewController {
     private var lastDragSample: (offset: Double, time: PhoneClock.Instant)?
     /// Whether the finger drags at reading pace: rows it brings on screen load at once.
     private(set) var isDraggingSlowly = false
+    /// The rows a fling will come to rest on, from the finger's lift until the table stops or a touch
+    /// catches it: their downloads start while the table coasts.
+    private var targetRows: Set<IndexPath> = []
+    /// The task loading each target row's poster before the row has a cell, until it ends.
+    private var targetTasks: [IndexPath: Task<Void, Never>] = [:]
 
     init(concurrency: Int, techniques: Techniques) {
         self.techniques = techniques
@@ -64,6 +71,7 @@ final class ListViewController: TableViewController {
             controller.display.remembersFailures = controller.techniques.contains(.rememberFailures)
             controller.display.loadEnded = { [unowned controller] in controller.loadEnded(at: $0) }
             controller.display.prefetchEnded = { [unowned controller] in controller.prefetchEnded(row: $0) }
+            controller.display.targetEnded = { [unowned controller] in controller.targetTasks[$0] = nil }
             controller.fetchMovieDetails()
         }
     }
@@ -84,6 +92,7 @@ final class ListViewController: TableViewController {
         let onScreen = (tableView.indexPathsForVisibleRows ?? []).compactMap { movies[$0.row].url }
         imageCache.removeAll(keeping: techniques.contains(.keepOnScreen) ? Set(onScreen) : [])
         cancelPrefetching()
+        cancelTargetLoads(keeping: [])
     }
 
     nonisolated override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
@@ -130,9 +139,13 @@ final class ListViewController: TableViewController {
         } else if isDraggingSlowly {
             // Reading pace: the row will most likely be on screen when the table stops.
             startLoad(for: cell, url: url, at: indexPath)
-        } else if techniques.contains(.rateLimiter) {
+        } else if targetRows.contains(indexPath) {
+            // The table will stop here: join the load its lift started.
+            startLoad(for: cell, url: url, at: indexPath)
+        } else if techniques.contains(.rateLimiter), targetRows.isEmpty {
             // The load takes its place in the line; the rate limiter decides whether it starts before
-            // the table stops. Reusing the cell cancels it, as for any load.
+            // the table stops. Reusing the cell cancels it, as for any load. (A table coasting to a
+            // known target loads only there.)
             startLoad(for: cell, url: url, at: indexPath)
         }
         return cell
@@ -170,6 +183,9 @@ final class ListViewController: TableViewController {
             if !controller.techniques.contains(.prefetchWindow) {
                 controller.cancelPrefetching()
             }
+            // A touch that catches a coasting table proves its target wrong.
+            let onScreen = Set(controller.tableView.indexPathsForVisibleRows ?? [])
+            controller.cancelTargetLoads(keeping: onScreen)
             controller.lastDragSample = (controller.tableView.contentOffset, controller.clock.now)
         }
     }
@@ -196,7 +212,67 @@ final class ListViewController: TableViewController {
         lastDragSample = tableView.isDragging ? (tableView.contentOffset, now) : nil
         guard isSlow != isDraggingSlowly else { return }
         isDraggingSlowly = isSlow
-        imageLoader.letVisibleRowsStart(isSlow)
+        imageLoader.letVisibleRowsStart(isSlow || !targetRows.isEmpty)
+    }
+
+    nonisolated override func scrollViewWillEndDragging(
+        _ scrollView: TableView, withVelocity velocity: Double, targetContentOffset: Double
+    ) {
+        guard velocity != 0 else { return }
+        PhoneMainActor.assumeIsolated(self) { controller in
+            if controller.techniques.contains(.loadAtTarget) {
+                controller.loadImagesForTargetCells(at: targetContentOffset, movingDown: velocity > 0)
+            }
+        }
+    }
+
+    /// The finger lifts on a fling: the rows the table will stop on start loading now, while it
+    /// coasts, and then the rows it creeps past on the way in (at a quarter of a screen a second or
+    /// slower, nearest first), which the user sees for a while. UIKit's deceleration multiplies the
+    /// velocity by `decelerationRate` every millisecond, so a table at a speed has `speed / -ln(rate)`
+    /// points left to go. A row on screen already loads for its cell; the others load into the memory
+    /// cache, and the cell each gets on the way joins its load. The rows flown past still wait.
+    func loadImagesForTargetCells(at targetContentOffset: Double, movingDown: Bool) {
+        let height = tableView.viewportHeight
+        let crawl = height / 4000
+        let approach = crawl / -log(tableView.decelerationRate)
+        let atRest = tableView.indexPathsForRows(from: targetContentOffset, to: targetContentOffset + height)
+        let onTheWay =
+            movingDown
+            ? tableView.indexPathsForRows(from: targetContentOffset - approach, to: targetContentOffset)
+                .reversed()
+            : tableView.indexPathsForRows(
+                from: targetContentOffset + height, to: targetContentOffset + height + approach)
+        let targets = atRest + onTheWay.filter { !atRest.contains($0) }
+        targetRows = Set(targets)
+        let imageLoader = imageLoader
+        let display = display
+        for indexPath in targets where targetTasks[indexPath] == nil {
+            guard let url = movies[indexPath.row].url, !failedURLs.contains(url), !imageCache.contains(url)
+            else { continue }
+            if let cell = tableView.cellForRow(at: indexPath) as? MovieCell {
+                if cell.loadTask == nil { startLoad(for: cell, url: url, at: indexPath) }
+                continue
+            }
+            targetTasks[indexPath] = Task(executorPreference: imageLoader.executor, priority: .userInitiated)
+            {
+                let image = try? await imageLoader.image(for: url)
+                guard !Task.isCancelled else { return }
+                await display.loadedAhead(image, for: url, at: indexPath)
+            }
+        }
+        imageLoader.letVisibleRowsStart(true)
+    }
+
+    /// Gives up the target rows' loads but those for `rows` (a cell that joined one keeps it going),
+    /// and holds the visible rows' downloads again unless the finger drags slowly.
+    func cancelTargetLoads(keeping rows: Set<IndexPath>) {
+        for indexPath in targetTasks.keys.sorted() where !rows.contains(indexPath) {
+            targetTasks.removeValue(forKey: indexPath)?.cancel()
+        }
+        guard !targetRows.isEmpty else { return }
+        targetRows = []
+        if !isDraggingSlowly { imageLoader.letVisibleRowsStart(false) }
     }
 
     nonisolated override func scrollViewDidEndDragging(
@@ -214,6 +290,8 @@ final class ListViewController: TableViewController {
 
     /// The table is at rest: the visible rows' loads go first, then the held downloads may start.
     func tableStopped() {
+        let onScreen = Set(tableView.indexPathsForVisibleRows ?? [])
+        cancelTargetLoads(keeping: onScreen)
         if isDraggingSlowly {
             isDraggingSlowly = false
             imageLoader.letVisibleRowsStart(false)

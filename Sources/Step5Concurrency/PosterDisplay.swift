@@ -19,6 +19,8 @@ final class PosterDisplay {
     var loadEnded: (@PhoneMainActor (IndexPath) -> Void)?
     /// Told when a row's prefetch has cached its answer.
     var prefetchEnded: (@PhoneMainActor (Int) -> Void)?
+    /// Told when a target row's load, started before the row had a cell, has cached its answer.
+    var targetEnded: (@PhoneMainActor (IndexPath) -> Void)?
 
     init(tableView: TableView, imageCache: ImageCache) {
         self.tableView = tableView
@@ -62,6 +64,19 @@ final class PosterDisplay {
     func prefetched(_ image: Image?, for url: URL, row: Int) {
         guard !Task.isCancelled else { return }
         defer { prefetchEnded?(row) }
+        keep(image, for: url)
+    }
+
+    /// A target row's poster, loaded before the row had a cell, goes into the memory cache (a failure
+    /// is remembered), unless the load was given up meanwhile. Its cell, if it has one by now, waits on
+    /// the same load and shows it.
+    func loadedAhead(_ image: Image?, for url: URL, at indexPath: IndexPath) {
+        guard !Task.isCancelled else { return }
+        defer { targetEnded?(indexPath) }
+        keep(image, for: url)
+    }
+
+    private func keep(_ image: Image?, for url: URL) {
         if let image {
             imageCache.setImage(image, forKey: url)
         } else if remembersFailures {

@@ -13,9 +13,10 @@ struct Techniques: OptionSet, Sendable {
     static let retries = Techniques(rawValue: 1 << 2)
     /// Downloaded bytes kept on disk, across launches, within a size limit.
     static let diskCache = Techniques(rawValue: 1 << 3)
-    /// The next row is loaded at low priority while the table is still, once the user reads on (step
-    /// 4's guess). Left out: with `slowDragLoading` it fills rows little sooner and spends bytes on rows
-    /// the user never reaches (the walkthrough's ablation table has the figures).
+    /// The next two rows are loaded at low priority while the table is still, once the user reads on
+    /// (step 4's guess). Left out: a reading-pace drag then shows those rows at once, but every guess past
+    /// the user's last stop is bytes nobody sees (the walkthrough's ablation table and the sweep have the
+    /// figures).
     static let prefetch = Techniques(rawValue: 1 << 4)
 
     /// With `prefetch`: a touch-down keeps the prefetches; each is cancelled when its row leaves the
@@ -40,8 +41,9 @@ struct Techniques: OptionSet, Sendable {
     static let slowDragLoading = Techniques(rawValue: 1 << 9)
 
     /// A load whose download started at a stop is let finish (into the disk cache) when every row that
-    /// wanted it leaves, instead of being cancelled: its request is sent, and a row the user comes back
-    /// to joins it. Step 4's `letsStartedWorkFinish`.
+    /// wanted it leaves, instead of being cancelled: a row the user comes back to joins it. Left out: on
+    /// a slow link those downloads take the bandwidth the rows the user scrolled to need, and a cancelled
+    /// download keeps its bytes anyway (`resumableDownloads`).
     static let finishStarted = Techniques(rawValue: 1 << 10)
 
     /// On a memory warning, the posters on screen stay in the memory cache (the disk still has the
@@ -52,10 +54,16 @@ struct Techniques: OptionSet, Sendable {
     /// display of the row tries again, as in step 4.
     static let rememberFailures = Techniques(rawValue: 1 << 12)
 
+    /// When a fling's finger lifts, UIKit tells where the table will come to rest
+    /// (`scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)`): the rows there start loading
+    /// at once, while the table coasts, instead of when it stops. A touch that catches the table first
+    /// gives up those not on screen.
+    static let loadAtTarget = Techniques(rawValue: 1 << 13)
+
     /// What the step uses.
     static let all: Techniques = [
         .decodeAtDisplaySize, .coalescing, .retries, .diskCache, .resumableDownloads, .diskWhileScrolling,
-        .slowDragLoading, .finishStarted, .keepOnScreen, .rememberFailures,
+        .slowDragLoading, .keepOnScreen, .rememberFailures, .loadAtTarget,
     ]
 }
 
@@ -68,9 +76,9 @@ enum Technique: String, CaseIterable {
     case resumeDownloads = "resume-downloads"
     case diskWhileScrolling = "disk-while-scrolling"
     case slowDragLoading = "slow-drag-loading"
-    case finishStarted = "finish-started"
     case keepOnScreen = "keep-on-screen"
     case rememberFailures = "remember-failures"
+    case loadAtTarget = "load-at-target"
 
     /// The technique in this step's terms.
     var option: Techniques {
@@ -82,9 +90,9 @@ enum Technique: String, CaseIterable {
         case .resumeDownloads: .resumableDownloads
         case .diskWhileScrolling: .diskWhileScrolling
         case .slowDragLoading: .slowDragLoading
-        case .finishStarted: .finishStarted
         case .keepOnScreen: .keepOnScreen
         case .rememberFailures: .rememberFailures
+        case .loadAtTarget: .loadAtTarget
         }
     }
 }
