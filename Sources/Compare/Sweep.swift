@@ -26,7 +26,7 @@ enum Sweep {
         } catch {
             Compare.fail("cannot make a scratch folder \(scratch.path): \(SystemError.reason(error))")
         }
-        var distances: [String: [String: [Double]]] = [:]
+        var distances: Distances = [:]
         var beaten: [String] = []
         for sweepCase in 0..<cases {
             let file = scratch.appendingPathComponent(ScenarioSweep.name(sweepCase) + ".scenario")
@@ -53,7 +53,7 @@ enum Sweep {
                 for (key, _) in measures {
                     guard let value = column.metrics[key], let bound = column.limits[key] else { continue }
                     let scale = key == "bytes_wasted" ? 1000.0 : 1
-                    distances[step, default: [:]][key, default: []].append((value - bound) / scale)
+                    distances[step, default: [:]][key, default: [:]][sweepCase] = (value - bound) / scale
                 }
                 beaten += beatenBounds(column).map { "\(step) on \(ScenarioSweep.name(sweepCase)): \($0)" }
             }
@@ -61,11 +61,17 @@ enum Sweep {
         // Removed here, not in a `defer`: `exit` runs no `defer`.
         try? FileManager.default.removeItem(at: scratch)
         print(render(distances, steps: steps + ["plan"], cases: cases), terminator: "")
-        if !beaten.isEmpty {
-            for line in beaten { Compare.say("beyond the limit: \(line)") }
-            exit(1)
+        var failed = !beaten.isEmpty
+        for line in beaten { Compare.say("beyond the limit: \(line)") }
+        if steps.count >= 2 {
+            let goals = SweepGoals(
+                distances: distances, capstone: steps[steps.count - 1], before: steps[steps.count - 2],
+                cases: cases)
+            print("", goals.report(), separator: "\n", terminator: "")
+            failed = failed || !goals.unmet.isEmpty
+            for goal in goals.unmet { Compare.say("goal not met: \(goal)") }
         }
-        exit(0)
+        exit(failed ? 1 : 0)
     }
 
     /// The bounds a run's report lies beyond, by key (the grey rows only for a step that never hung, the
@@ -89,20 +95,27 @@ enum Sweep {
         return found
     }
 
+    /// Each step's distance beyond the limit, by step, measure key and case number.
+    typealias Distances = [String: [String: [Int: Double]]]
+
+    /// The lower middle of sorted values; nil for none.
+    static func median(_ sorted: [Double]) -> Double? {
+        sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2]
+    }
+
     /// The table: a row per step, the median and worst distance of each measure.
-    static func render(_ distances: [String: [String: [Double]]], steps: [String], cases: Int) -> String {
+    static func render(_ distances: Distances, steps: [String], cases: Int) -> String {
         var header = ["step"]
         for (_, heading) in measures { header += ["\(heading) median", "worst"] }
         var rows: [[String]] = []
         for step in steps {
             var cells = [step]
             for (key, _) in measures {
-                let values = (distances[step]?[key] ?? []).sorted()
-                guard !values.isEmpty else {
+                let values = (distances[step]?[key] ?? [:]).values.sorted()
+                guard let median = median(values) else {
                     cells += ["-", "-"]
                     continue
                 }
-                let median = values[(values.count - 1) / 2]
                 cells += [
                     MetricValue.ratio(median).formatted, MetricValue.ratio(values.last!).formatted,
                 ]
