@@ -127,20 +127,54 @@ struct InflaterTests {
         #expect(try Inflater.inflate(Self.dynamicText, maximumOutputSize: size).count == size)
     }
 
-    @Test("A bad zlib header is refused")
-    func badHeader() {
-        let good = PNGTestBuilder.zlibStored([1, 2, 3])
-        for header: [UInt8] in [[0x78, 0x02], [0x79, 0x01], [0x88, 0x01], [0x78, 0xbb]] {
-            #expect(throws: PNGError.ZlibProblem.badHeader) {
-                try Inflater.inflate(header + good.dropFirst(2), maximumOutputSize: 10)
+    @Test(
+        "A malformed zlib stream is refused with its problem: a bad header, block type 3, a back-reference before the start, a stored length that disagrees, a wrong Adler-32"
+    )
+    func malformedStreams() {
+        // A bad zlib header.
+        do {
+            let good = PNGTestBuilder.zlibStored([1, 2, 3])
+            for header: [UInt8] in [[0x78, 0x02], [0x79, 0x01], [0x88, 0x01], [0x78, 0xbb]] {
+                #expect(throws: PNGError.ZlibProblem.badHeader) {
+                    try Inflater.inflate(header + good.dropFirst(2), maximumOutputSize: 10)
+                }
             }
         }
-    }
-
-    @Test("Block type 3 is refused")
-    func badBlockType() {
-        #expect(throws: PNGError.ZlibProblem.badBlockType) {
-            try Inflater.inflate([0x78, 0x01, 0x07, 0, 0, 0, 0, 0], maximumOutputSize: 10)
+        // Block type 3.
+        do {
+            #expect(throws: PNGError.ZlibProblem.badBlockType) {
+                try Inflater.inflate([0x78, 0x01, 0x07, 0, 0, 0, 0, 0], maximumOutputSize: 10)
+            }
+        }
+        // A back-reference before the start of the output.
+        do {
+            var writer = PNGTestBuilder.BitWriter()
+            writer.bytes = [0x78, 0x01]
+            writer.write(1, count: 1)
+            writer.write(1, count: 2)
+            writer.writeFixedSymbol(65)
+            writer.writeMatch(length: 5, distance: 2)  // only one byte has been written
+            writer.writeFixedSymbol(256)
+            writer.flush()
+            #expect(throws: PNGError.ZlibProblem.distanceTooFarBack) {
+                try Inflater.inflate(writer.bytes + [0, 0, 0, 0], maximumOutputSize: 100)
+            }
+        }
+        // A stored block whose length and complement disagree.
+        do {
+            var stream = PNGTestBuilder.zlibStored([1, 2, 3, 4])
+            stream[5] ^= 0x01
+            #expect(throws: PNGError.ZlibProblem.badStoredLength) {
+                try Inflater.inflate(stream, maximumOutputSize: 100)
+            }
+        }
+        // A wrong Adler-32.
+        do {
+            var stream = Self.dynamicText
+            stream[stream.count - 1] ^= 0x40
+            #expect(throws: PNGError.ZlibProblem.adlerMismatch) {
+                try Inflater.inflate(stream, maximumOutputSize: 10_000)
+            }
         }
     }
 
@@ -177,39 +211,6 @@ struct InflaterTests {
         broken[4] |= 0x0e
         #expect(throws: PNGError.ZlibProblem.badHuffmanTable) {
             try Inflater.inflate(broken, maximumOutputSize: 10_000)
-        }
-    }
-
-    @Test("A back-reference before the start of the output is refused")
-    func distanceTooFarBack() {
-        var writer = PNGTestBuilder.BitWriter()
-        writer.bytes = [0x78, 0x01]
-        writer.write(1, count: 1)
-        writer.write(1, count: 2)
-        writer.writeFixedSymbol(65)
-        writer.writeMatch(length: 5, distance: 2)  // only one byte has been written
-        writer.writeFixedSymbol(256)
-        writer.flush()
-        #expect(throws: PNGError.ZlibProblem.distanceTooFarBack) {
-            try Inflater.inflate(writer.bytes + [0, 0, 0, 0], maximumOutputSize: 100)
-        }
-    }
-
-    @Test("A stored block whose length and complement disagree is refused")
-    func badStoredLength() {
-        var stream = PNGTestBuilder.zlibStored([1, 2, 3, 4])
-        stream[5] ^= 0x01
-        #expect(throws: PNGError.ZlibProblem.badStoredLength) {
-            try Inflater.inflate(stream, maximumOutputSize: 100)
-        }
-    }
-
-    @Test("A wrong Adler-32 is refused")
-    func adlerMismatch() {
-        var stream = Self.dynamicText
-        stream[stream.count - 1] ^= 0x40
-        #expect(throws: PNGError.ZlibProblem.adlerMismatch) {
-            try Inflater.inflate(stream, maximumOutputSize: 10_000)
         }
     }
 
