@@ -115,64 +115,71 @@ struct OptionsParserTests {
         #expect(try OptionsParser.parse(["--json"]).json)
     }
 
-    @Test("Unknown options are refused, suggesting a close one")
-    func unknownOptions() {
-        #expect(parseError(["--jsno"]) == .unknownOption("--jsno", suggestion: "--json"))
-        #expect(parseError(["--cachedir", "x"]) == .unknownOption("--cachedir", suggestion: "--cache-dir"))
-        #expect(parseError(["-json"]) == .unknownOption("-json", suggestion: "--json"))
-        #expect(parseError(["--sed=4"]) == .unknownOption("--sed", suggestion: "--seed"))
-        #expect(parseError(["--verbose"]) == .unknownOption("--verbose", suggestion: nil))
-        let message = OptionsError.unknownOption("--jsno", suggestion: "--json").description
-        #expect(message.contains("“--jsno”") && message.contains("did you mean “--json”"))
-    }
-
-    @Test("An option missing its value is refused, naming it")
-    func missingValues() {
-        #expect(parseError(["--seed"]) == .missingValue(option: "--seed"))
-        #expect(parseError(["--scenario", "--json"]) == .missingValue(option: "--scenario"))
-        #expect(parseError(["--trace", "-h"]) == .missingValue(option: "--trace"))
-        #expect(OptionsError.missingValue(option: "--seed").description.contains("“--seed” needs a value"))
-    }
-
-    @Test("Bad values are refused, naming the option, the value and what is expected")
-    func badValues() {
-        #expect(
-            parseError(["--seed", "-5"])
-                == .badValue(
-                    option: "--seed", value: "-5", expected: "a whole number from 0 to 18446744073709551615"))
-        #expect(parseError(["--seed=18446744073709551616"]) != nil)
-        #expect(parseError(["--seed=7.5"]) != nil)
-        #expect(
-            parseError(["--concurrency", "65"])
-                == .badValue(option: "--concurrency", value: "65", expected: "a whole number from 1 to 64"))
-        #expect(parseError(["--concurrency=0"]) != nil)
-        #expect(
-            parseError(["--color", "blue"])
-                == .badValue(option: "--color", value: "blue", expected: "auto, always or never"))
-        #expect(parseError(["--trace="]) == .badValue(option: "--trace", value: "", expected: "a file path"))
-        #expect(
-            parseError(["--json=yes"])
-                == .badValue(option: "--json", value: "yes", expected: "no value (it is a flag)"))
-        let message = OptionsError.badValue(
-            option: "--color", value: "blue", expected: "auto, always or never"
-        )
-        .description
-        #expect(
-            message.contains("“blue”") && message.contains("“--color”") && message.contains("auto, always"))
-    }
-
-    @Test("An option given twice is refused, in either spelling")
-    func duplicates() {
-        #expect(parseError(["--seed", "1", "--seed=2"]) == .duplicateOption("--seed"))
-        #expect(parseError(["--json", "--json"]) == .duplicateOption("--json"))
-        #expect(parseError(["-h", "--help"]) == .duplicateOption("--help"))
-    }
-
-    @Test("A bare word is refused with a hint to use --scenario")
-    func bareWords() {
-        #expect(parseError(["course"]) == .unexpectedArgument("course"))
-        #expect(parseError(["--json", "extra"]) == .unexpectedArgument("extra"))
-        #expect(OptionsError.unexpectedArgument("course").description.contains("--scenario course"))
+    @Test(
+        "Bad arguments are refused, each saying what is wrong: an unknown option with a close one, a missing value, a bad value with what is expected, an option given twice, a bare word"
+    )
+    func badArgumentsAreRefused() {
+        // Unknown options are refused, suggesting a close one.
+        do {
+            #expect(parseError(["--jsno"]) == .unknownOption("--jsno", suggestion: "--json"))
+            #expect(
+                parseError(["--cachedir", "x"]) == .unknownOption("--cachedir", suggestion: "--cache-dir"))
+            #expect(parseError(["-json"]) == .unknownOption("-json", suggestion: "--json"))
+            #expect(parseError(["--sed=4"]) == .unknownOption("--sed", suggestion: "--seed"))
+            #expect(parseError(["--verbose"]) == .unknownOption("--verbose", suggestion: nil))
+            let message = OptionsError.unknownOption("--jsno", suggestion: "--json").description
+            #expect(message.contains("“--jsno”") && message.contains("did you mean “--json”"))
+        }
+        // An option missing its value is refused, naming it.
+        do {
+            #expect(parseError(["--seed"]) == .missingValue(option: "--seed"))
+            #expect(parseError(["--scenario", "--json"]) == .missingValue(option: "--scenario"))
+            #expect(parseError(["--trace", "-h"]) == .missingValue(option: "--trace"))
+            #expect(
+                OptionsError.missingValue(option: "--seed").description.contains("“--seed” needs a value"))
+        }
+        // Bad values are refused, naming the option, the value and what is expected.
+        do {
+            #expect(
+                parseError(["--seed", "-5"])
+                    == .badValue(
+                        option: "--seed", value: "-5",
+                        expected: "a whole number from 0 to 18446744073709551615"))
+            #expect(parseError(["--seed=18446744073709551616"]) != nil)
+            #expect(parseError(["--seed=7.5"]) != nil)
+            #expect(
+                parseError(["--concurrency", "65"])
+                    == .badValue(
+                        option: "--concurrency", value: "65", expected: "a whole number from 1 to 64"))
+            #expect(parseError(["--concurrency=0"]) != nil)
+            #expect(
+                parseError(["--color", "blue"])
+                    == .badValue(option: "--color", value: "blue", expected: "auto, always or never"))
+            #expect(
+                parseError(["--trace="]) == .badValue(option: "--trace", value: "", expected: "a file path"))
+            #expect(
+                parseError(["--json=yes"])
+                    == .badValue(option: "--json", value: "yes", expected: "no value (it is a flag)"))
+            let message = OptionsError.badValue(
+                option: "--color", value: "blue", expected: "auto, always or never"
+            )
+            .description
+            #expect(
+                message.contains("“blue”") && message.contains("“--color”")
+                    && message.contains("auto, always"))
+        }
+        // An option given twice is refused, in either spelling.
+        do {
+            #expect(parseError(["--seed", "1", "--seed=2"]) == .duplicateOption("--seed"))
+            #expect(parseError(["--json", "--json"]) == .duplicateOption("--json"))
+            #expect(parseError(["-h", "--help"]) == .duplicateOption("--help"))
+        }
+        // A bare word is refused with a hint to use --scenario.
+        do {
+            #expect(parseError(["course"]) == .unexpectedArgument("course"))
+            #expect(parseError(["--json", "extra"]) == .unexpectedArgument("extra"))
+            #expect(OptionsError.unexpectedArgument("course").description.contains("--scenario course"))
+        }
     }
 
     @Test("The help text names every option and every built-in scenario")

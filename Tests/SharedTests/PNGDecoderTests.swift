@@ -161,35 +161,35 @@ struct PNGDecoderTests {
         return try PNGDecoder.decode(png).rgba.enumerated().filter { $0.offset % 4 == 0 }.map(\.element)
     }
 
-    @Test("The Sub filter adds the byte to the left")
-    func subFilter() throws {
-        #expect(try greyLevels(width: 3, filteredRows: [[1, 10, 5, 5]]) == [10, 15, 20])
-    }
-
-    @Test("The Up filter adds the byte above")
-    func upFilter() throws {
-        #expect(
-            try greyLevels(width: 3, filteredRows: [[0, 10, 20, 30], [2, 1, 2, 3]]) == [
-                10, 20, 30, 11, 22, 33,
-            ])
-    }
-
-    @Test("The Average filter adds the floor of the mean of left and above")
-    func averageFilter() throws {
-        // 1 + (0 + 10) / 2 = 6; 2 + (6 + 20) / 2 = 15; 3 + (15 + 30) / 2 = 25.
-        #expect(
-            try greyLevels(width: 3, filteredRows: [[0, 10, 20, 30], [3, 1, 2, 3]]) == [
-                10, 20, 30, 6, 15, 25,
-            ])
-    }
-
-    @Test("The Paeth filter picks above, left or upper-left as the predictor, wrapping mod 256")
-    func paethFilter() throws {
-        // Above 60 → 40 + 60 = 100; left 100 (estimate 90) → 105; upper-left 50 (estimate 70) → 53;
-        // left 53 (estimate 58) → 53 + 250 = 303 mod 256 = 47.
-        #expect(
-            try greyLevels(width: 4, filteredRows: [[0, 60, 50, 15, 20], [4, 40, 5, 3, 250]])
-                == [60, 50, 15, 20, 100, 105, 53, 47])
+    @Test("The Sub, Up, Average and Paeth filters each add their predictor")
+    func filtersAddTheirPredictors() throws {
+        // The Sub filter adds the byte to the left.
+        do {
+            #expect(try greyLevels(width: 3, filteredRows: [[1, 10, 5, 5]]) == [10, 15, 20])
+        }
+        // The Up filter adds the byte above.
+        do {
+            #expect(
+                try greyLevels(width: 3, filteredRows: [[0, 10, 20, 30], [2, 1, 2, 3]]) == [
+                    10, 20, 30, 11, 22, 33,
+                ])
+        }
+        // The Average filter adds the floor of the mean of left and above.
+        do {
+            // 1 + (0 + 10) / 2 = 6; 2 + (6 + 20) / 2 = 15; 3 + (15 + 30) / 2 = 25.
+            #expect(
+                try greyLevels(width: 3, filteredRows: [[0, 10, 20, 30], [3, 1, 2, 3]]) == [
+                    10, 20, 30, 6, 15, 25,
+                ])
+        }
+        // The Paeth filter picks above, left or upper-left as the predictor, wrapping mod 256.
+        do {
+            // Above 60 → 40 + 60 = 100; left 100 (estimate 90) → 105; upper-left 50 (estimate 70) → 53;
+            // left 53 (estimate 58) → 53 + 250 = 303 mod 256 = 47.
+            #expect(
+                try greyLevels(width: 4, filteredRows: [[0, 60, 50, 15, 20], [4, 40, 5, 3, 250]])
+                    == [60, 50, 15, 20, 100, 105, 53, 47])
+        }
     }
 
     @Test("Rows filtered with all five filters on RGBA pixels decode to the original pixels")
