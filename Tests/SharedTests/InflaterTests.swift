@@ -58,50 +58,53 @@ struct InflaterTests {
                 + "qqqqfwa7Fxs="
         )!)
 
-    @Test("A stored block inflates to its bytes")
-    func storedBlock() throws {
-        let data = Array("stored, not compressed".utf8)
-        #expect(try Inflater.inflate(PNGTestBuilder.zlibStored(data), maximumOutputSize: 100) == data)
-    }
-
-    @Test("Several stored blocks, including an empty one, join up")
-    func severalStoredBlocks() throws {
-        let data = (0..<1000).map { UInt8($0 % 251) }
-        #expect(
-            try Inflater.inflate(PNGTestBuilder.zlibStored(data, blockSize: 300), maximumOutputSize: 1000)
-                == data)
-        #expect(try Inflater.inflate(PNGTestBuilder.zlibStored([]), maximumOutputSize: 0) == [])
-    }
-
-    @Test("Python's fixed-Huffman stream of 'hello hello hello hello' inflates")
-    func pythonFixedBlock() throws {
-        let stream: [UInt8] = [
-            0x78, 0xda, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x57, 0xc8, 0x40, 0x27, 0x01, 0x68, 0x03, 0x08, 0xb1,
-        ]
-        #expect(try Inflater.inflate(stream, maximumOutputSize: 100) == Array("hello hello hello hello".utf8))
-    }
-
-    @Test("A hand-written fixed-Huffman block of literals and back-references inflates")
-    func handWrittenFixedBlock() throws {
-        // Bytes above 143 use nine-bit codes; the runs exercise overlapping copies and long lengths.
-        let data: [UInt8] =
-            Array("abcabcabcabc".utf8) + [200, 201, 200, 201, 255, 0] + [UInt8](repeating: 7, count: 600)
-            + (0..<300).map { UInt8($0 % 256) } + (0..<300).map { UInt8($0 % 256) }
-        let stream = PNGTestBuilder.zlibFixedHuffman(data)
-        #expect(stream.count < data.count / 2)
-        #expect(try Inflater.inflate(stream, maximumOutputSize: data.count) == data)
-    }
-
-    @Test("Python's dynamic-Huffman stream inflates to its text")
-    func pythonDynamicBlock() throws {
-        #expect(try Inflater.inflate(Self.dynamicText, maximumOutputSize: 10_000) == Self.text)
-    }
-
-    @Test("A dynamic block with codes longer than the lookup table inflates")
-    func dynamicBlockWithLongCodes() throws {
-        #expect(Self.dynamicLongCodes.count == 872)
-        #expect(
-            try Inflater.inflate(Self.dynamicLongCodes, maximumOutputSize: 10_000) == Self.fibonacciLetters)
+    @Test(
+        "Stored, fixed-Huffman and dynamic-Huffman blocks inflate: stored blocks joined across an empty one, Python's streams and hand-written ones, codes longer than the lookup table"
+    )
+    func blocksInflate() throws {
+        // A stored block inflates to its bytes.
+        do {
+            let data = Array("stored, not compressed".utf8)
+            #expect(try Inflater.inflate(PNGTestBuilder.zlibStored(data), maximumOutputSize: 100) == data)
+        }
+        // Several stored blocks, including an empty one, join up.
+        do {
+            let data = (0..<1000).map { UInt8($0 % 251) }
+            #expect(
+                try Inflater.inflate(PNGTestBuilder.zlibStored(data, blockSize: 300), maximumOutputSize: 1000)
+                    == data)
+            #expect(try Inflater.inflate(PNGTestBuilder.zlibStored([]), maximumOutputSize: 0) == [])
+        }
+        // Python's fixed-Huffman stream of 'hello hello hello hello' inflates.
+        do {
+            let stream: [UInt8] = [
+                0x78, 0xda, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x57, 0xc8, 0x40, 0x27, 0x01, 0x68, 0x03, 0x08,
+                0xb1,
+            ]
+            #expect(
+                try Inflater.inflate(stream, maximumOutputSize: 100) == Array("hello hello hello hello".utf8))
+        }
+        // A hand-written fixed-Huffman block of literals and back-references inflates.
+        do {
+            // Bytes above 143 use nine-bit codes; the runs exercise overlapping copies and long lengths.
+            let data: [UInt8] =
+                Array("abcabcabcabc".utf8) + [200, 201, 200, 201, 255, 0] + [UInt8](repeating: 7, count: 600)
+                + (0..<300).map { UInt8($0 % 256) } + (0..<300).map { UInt8($0 % 256) }
+            let stream = PNGTestBuilder.zlibFixedHuffman(data)
+            #expect(stream.count < data.count / 2)
+            #expect(try Inflater.inflate(stream, maximumOutputSize: data.count) == data)
+        }
+        // Python's dynamic-Huffman stream inflates to its text.
+        do {
+            #expect(try Inflater.inflate(Self.dynamicText, maximumOutputSize: 10_000) == Self.text)
+        }
+        // A dynamic block with codes longer than the lookup table inflates.
+        do {
+            #expect(Self.dynamicLongCodes.count == 872)
+            #expect(
+                try Inflater.inflate(Self.dynamicLongCodes, maximumOutputSize: 10_000)
+                    == Self.fibonacciLetters)
+        }
     }
 
     @Test("Output is limited while inflating, even for a decompression bomb")
