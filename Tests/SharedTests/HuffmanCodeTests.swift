@@ -10,26 +10,30 @@ struct HuffmanCodeTests {
         lengths.filter { $0 > 0 }.reduce(0) { $0 + 1 << (limit - Int($1)) }
     }
 
-    @Test("Fibonacci frequencies, which want 30-bit codes, get complete codes of at most 15 bits")
-    func lengthLimitedToFifteen() {
-        var frequencies = [Int](repeating: 0, count: 286)
-        var (previous, current) = (1, 1)
-        for symbol in 0..<32 {
-            frequencies[symbol * 3] = current
-            (previous, current) = (current, previous + current)
+    @Test(
+        "Length-limited codes stay complete: Fibonacci frequencies, which want 30-bit codes, get at most 15 bits, and the code-length code at most 7"
+    )
+    func lengthLimited() {
+        // Fibonacci frequencies, which want 30-bit codes, get complete codes of at most 15 bits.
+        do {
+            var frequencies = [Int](repeating: 0, count: 286)
+            var (previous, current) = (1, 1)
+            for symbol in 0..<32 {
+                frequencies[symbol * 3] = current
+                (previous, current) = (current, previous + current)
+            }
+            let lengths = Deflater.HuffmanCode.lengths(frequencies: frequencies, limit: 15)
+            #expect(lengths.max()! == 15)
+            #expect(Self.kraftSum(lengths, limit: 15) == 1 << 15)
+            #expect(zip(frequencies, lengths).allSatisfy { ($0 > 0) == ($1 > 0) })
         }
-        let lengths = Deflater.HuffmanCode.lengths(frequencies: frequencies, limit: 15)
-        #expect(lengths.max()! == 15)
-        #expect(Self.kraftSum(lengths, limit: 15) == 1 << 15)
-        #expect(zip(frequencies, lengths).allSatisfy { ($0 > 0) == ($1 > 0) })
-    }
-
-    @Test("The code-length code is limited to 7 bits")
-    func lengthLimitedToSeven() {
-        let frequencies = (0..<19).map { 1 << $0 }
-        let lengths = Deflater.HuffmanCode.lengths(frequencies: frequencies, limit: 7)
-        #expect(lengths.max()! <= 7)
-        #expect(Self.kraftSum(lengths, limit: 7) == 1 << 7)
+        // The code-length code is limited to 7 bits.
+        do {
+            let frequencies = (0..<19).map { 1 << $0 }
+            let lengths = Deflater.HuffmanCode.lengths(frequencies: frequencies, limit: 7)
+            #expect(lengths.max()! <= 7)
+            #expect(Self.kraftSum(lengths, limit: 7) == 1 << 7)
+        }
     }
 
     @Test("One or no used symbol still gives two one-bit codes")

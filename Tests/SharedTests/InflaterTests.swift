@@ -58,50 +58,53 @@ struct InflaterTests {
                 + "qqqqfwa7Fxs="
         )!)
 
-    @Test("A stored block inflates to its bytes")
-    func storedBlock() throws {
-        let data = Array("stored, not compressed".utf8)
-        #expect(try Inflater.inflate(PNGTestBuilder.zlibStored(data), maximumOutputSize: 100) == data)
-    }
-
-    @Test("Several stored blocks, including an empty one, join up")
-    func severalStoredBlocks() throws {
-        let data = (0..<1000).map { UInt8($0 % 251) }
-        #expect(
-            try Inflater.inflate(PNGTestBuilder.zlibStored(data, blockSize: 300), maximumOutputSize: 1000)
-                == data)
-        #expect(try Inflater.inflate(PNGTestBuilder.zlibStored([]), maximumOutputSize: 0) == [])
-    }
-
-    @Test("Python's fixed-Huffman stream of 'hello hello hello hello' inflates")
-    func pythonFixedBlock() throws {
-        let stream: [UInt8] = [
-            0x78, 0xda, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x57, 0xc8, 0x40, 0x27, 0x01, 0x68, 0x03, 0x08, 0xb1,
-        ]
-        #expect(try Inflater.inflate(stream, maximumOutputSize: 100) == Array("hello hello hello hello".utf8))
-    }
-
-    @Test("A hand-written fixed-Huffman block of literals and back-references inflates")
-    func handWrittenFixedBlock() throws {
-        // Bytes above 143 use nine-bit codes; the runs exercise overlapping copies and long lengths.
-        let data: [UInt8] =
-            Array("abcabcabcabc".utf8) + [200, 201, 200, 201, 255, 0] + [UInt8](repeating: 7, count: 600)
-            + (0..<300).map { UInt8($0 % 256) } + (0..<300).map { UInt8($0 % 256) }
-        let stream = PNGTestBuilder.zlibFixedHuffman(data)
-        #expect(stream.count < data.count / 2)
-        #expect(try Inflater.inflate(stream, maximumOutputSize: data.count) == data)
-    }
-
-    @Test("Python's dynamic-Huffman stream inflates to its text")
-    func pythonDynamicBlock() throws {
-        #expect(try Inflater.inflate(Self.dynamicText, maximumOutputSize: 10_000) == Self.text)
-    }
-
-    @Test("A dynamic block with codes longer than the lookup table inflates")
-    func dynamicBlockWithLongCodes() throws {
-        #expect(Self.dynamicLongCodes.count == 872)
-        #expect(
-            try Inflater.inflate(Self.dynamicLongCodes, maximumOutputSize: 10_000) == Self.fibonacciLetters)
+    @Test(
+        "Stored, fixed-Huffman and dynamic-Huffman blocks inflate: stored blocks joined across an empty one, Python's streams and hand-written ones, codes longer than the lookup table"
+    )
+    func blocksInflate() throws {
+        // A stored block inflates to its bytes.
+        do {
+            let data = Array("stored, not compressed".utf8)
+            #expect(try Inflater.inflate(PNGTestBuilder.zlibStored(data), maximumOutputSize: 100) == data)
+        }
+        // Several stored blocks, including an empty one, join up.
+        do {
+            let data = (0..<1000).map { UInt8($0 % 251) }
+            #expect(
+                try Inflater.inflate(PNGTestBuilder.zlibStored(data, blockSize: 300), maximumOutputSize: 1000)
+                    == data)
+            #expect(try Inflater.inflate(PNGTestBuilder.zlibStored([]), maximumOutputSize: 0) == [])
+        }
+        // Python's fixed-Huffman stream of 'hello hello hello hello' inflates.
+        do {
+            let stream: [UInt8] = [
+                0x78, 0xda, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x57, 0xc8, 0x40, 0x27, 0x01, 0x68, 0x03, 0x08,
+                0xb1,
+            ]
+            #expect(
+                try Inflater.inflate(stream, maximumOutputSize: 100) == Array("hello hello hello hello".utf8))
+        }
+        // A hand-written fixed-Huffman block of literals and back-references inflates.
+        do {
+            // Bytes above 143 use nine-bit codes; the runs exercise overlapping copies and long lengths.
+            let data: [UInt8] =
+                Array("abcabcabcabc".utf8) + [200, 201, 200, 201, 255, 0] + [UInt8](repeating: 7, count: 600)
+                + (0..<300).map { UInt8($0 % 256) } + (0..<300).map { UInt8($0 % 256) }
+            let stream = PNGTestBuilder.zlibFixedHuffman(data)
+            #expect(stream.count < data.count / 2)
+            #expect(try Inflater.inflate(stream, maximumOutputSize: data.count) == data)
+        }
+        // Python's dynamic-Huffman stream inflates to its text.
+        do {
+            #expect(try Inflater.inflate(Self.dynamicText, maximumOutputSize: 10_000) == Self.text)
+        }
+        // A dynamic block with codes longer than the lookup table inflates.
+        do {
+            #expect(Self.dynamicLongCodes.count == 872)
+            #expect(
+                try Inflater.inflate(Self.dynamicLongCodes, maximumOutputSize: 10_000)
+                    == Self.fibonacciLetters)
+        }
     }
 
     @Test("Output is limited while inflating, even for a decompression bomb")
@@ -127,20 +130,54 @@ struct InflaterTests {
         #expect(try Inflater.inflate(Self.dynamicText, maximumOutputSize: size).count == size)
     }
 
-    @Test("A bad zlib header is refused")
-    func badHeader() {
-        let good = PNGTestBuilder.zlibStored([1, 2, 3])
-        for header: [UInt8] in [[0x78, 0x02], [0x79, 0x01], [0x88, 0x01], [0x78, 0xbb]] {
-            #expect(throws: PNGError.ZlibProblem.badHeader) {
-                try Inflater.inflate(header + good.dropFirst(2), maximumOutputSize: 10)
+    @Test(
+        "A malformed zlib stream is refused with its problem: a bad header, block type 3, a back-reference before the start, a stored length that disagrees, a wrong Adler-32"
+    )
+    func malformedStreams() {
+        // A bad zlib header.
+        do {
+            let good = PNGTestBuilder.zlibStored([1, 2, 3])
+            for header: [UInt8] in [[0x78, 0x02], [0x79, 0x01], [0x88, 0x01], [0x78, 0xbb]] {
+                #expect(throws: PNGError.ZlibProblem.badHeader) {
+                    try Inflater.inflate(header + good.dropFirst(2), maximumOutputSize: 10)
+                }
             }
         }
-    }
-
-    @Test("Block type 3 is refused")
-    func badBlockType() {
-        #expect(throws: PNGError.ZlibProblem.badBlockType) {
-            try Inflater.inflate([0x78, 0x01, 0x07, 0, 0, 0, 0, 0], maximumOutputSize: 10)
+        // Block type 3.
+        do {
+            #expect(throws: PNGError.ZlibProblem.badBlockType) {
+                try Inflater.inflate([0x78, 0x01, 0x07, 0, 0, 0, 0, 0], maximumOutputSize: 10)
+            }
+        }
+        // A back-reference before the start of the output.
+        do {
+            var writer = PNGTestBuilder.BitWriter()
+            writer.bytes = [0x78, 0x01]
+            writer.write(1, count: 1)
+            writer.write(1, count: 2)
+            writer.writeFixedSymbol(65)
+            writer.writeMatch(length: 5, distance: 2)  // only one byte has been written
+            writer.writeFixedSymbol(256)
+            writer.flush()
+            #expect(throws: PNGError.ZlibProblem.distanceTooFarBack) {
+                try Inflater.inflate(writer.bytes + [0, 0, 0, 0], maximumOutputSize: 100)
+            }
+        }
+        // A stored block whose length and complement disagree.
+        do {
+            var stream = PNGTestBuilder.zlibStored([1, 2, 3, 4])
+            stream[5] ^= 0x01
+            #expect(throws: PNGError.ZlibProblem.badStoredLength) {
+                try Inflater.inflate(stream, maximumOutputSize: 100)
+            }
+        }
+        // A wrong Adler-32.
+        do {
+            var stream = Self.dynamicText
+            stream[stream.count - 1] ^= 0x40
+            #expect(throws: PNGError.ZlibProblem.adlerMismatch) {
+                try Inflater.inflate(stream, maximumOutputSize: 10_000)
+            }
         }
     }
 
@@ -177,39 +214,6 @@ struct InflaterTests {
         broken[4] |= 0x0e
         #expect(throws: PNGError.ZlibProblem.badHuffmanTable) {
             try Inflater.inflate(broken, maximumOutputSize: 10_000)
-        }
-    }
-
-    @Test("A back-reference before the start of the output is refused")
-    func distanceTooFarBack() {
-        var writer = PNGTestBuilder.BitWriter()
-        writer.bytes = [0x78, 0x01]
-        writer.write(1, count: 1)
-        writer.write(1, count: 2)
-        writer.writeFixedSymbol(65)
-        writer.writeMatch(length: 5, distance: 2)  // only one byte has been written
-        writer.writeFixedSymbol(256)
-        writer.flush()
-        #expect(throws: PNGError.ZlibProblem.distanceTooFarBack) {
-            try Inflater.inflate(writer.bytes + [0, 0, 0, 0], maximumOutputSize: 100)
-        }
-    }
-
-    @Test("A stored block whose length and complement disagree is refused")
-    func badStoredLength() {
-        var stream = PNGTestBuilder.zlibStored([1, 2, 3, 4])
-        stream[5] ^= 0x01
-        #expect(throws: PNGError.ZlibProblem.badStoredLength) {
-            try Inflater.inflate(stream, maximumOutputSize: 100)
-        }
-    }
-
-    @Test("A wrong Adler-32 is refused")
-    func adlerMismatch() {
-        var stream = Self.dynamicText
-        stream[stream.count - 1] ^= 0x40
-        #expect(throws: PNGError.ZlibProblem.adlerMismatch) {
-            try Inflater.inflate(stream, maximumOutputSize: 10_000)
         }
     }
 

@@ -19,13 +19,6 @@ struct MovieCatalogTests {
         ("九层妖塔", "p2267502788", "mpst"),
     ]
 
-    /// Writes text to a fresh temporary file and returns its URL.
-    func temporaryFile(_ text: String, name: String = "movies") throws -> URL {
-        let url = StepFixtures.path(name, suffix: ".plist")
-        try Data(text.utf8).write(to: url)
-        return url
-    }
-
     /// Wraps a plist body in the XML header.
     func plist(_ body: String) -> String {
         """
@@ -93,35 +86,38 @@ struct MovieCatalogTests {
         #expect(movies.filter { $0.url == nil }.count == 1, "only hangge.com is invalid")
     }
 
-    @Test("Some rows point at removed posters the server answers with 404")
-    func removedRowsExist() throws {
-        let movies = try MovieCatalog.bundled().movies
-        let removed = movies.indices.filter { movies[$0].urlString.contains("/removed/") }
-        #expect(removed.count >= 3)
-        #expect(removed.allSatisfy { movies[$0].url != nil }, "404 rows are valid URLs")
-        #expect(removed.contains { $0 < 16 }, "one is near the top, so the course meets it")
-    }
-
-    @Test("Two pairs of rows share one URL exactly")
-    func sharedURLPairsExist() throws {
-        let movies = try MovieCatalog.bundled().movies.filter { $0.url != nil }
-        let counts = Dictionary(grouping: movies, by: \.urlString).mapValues(\.count)
-        let shared = counts.filter { $0.value > 1 }
-        #expect(shared.count == 2)
-        #expect(shared.values.allSatisfy { $0 == 2 })
-    }
-
-    @Test("One pair of different URLs shares its last path component")
-    func sameLastComponentPairExists() throws {
-        let movies = try MovieCatalog.bundled().movies.filter { $0.url != nil }
-        let distinctURLs = Set(movies.map(\.urlString))
-        let byLastComponent = Dictionary(grouping: distinctURLs, by: { $0.split(separator: "/").last! })
-        let colliding = byLastComponent.values.filter { $0.count > 1 }
-        #expect(colliding.count == 1)
-        let pair = try #require(colliding.first).sorted()
-        #expect(pair.count == 2)
-        #expect(pair[0].contains("/mpst/public/"))
-        #expect(pair[1].contains("/spst/public/"))
+    @Test(
+        "The catalog has the rows the lessons need: removed posters the server answers with 404, two pairs sharing one URL, a pair of URLs sharing their last path component"
+    )
+    func lessonRowsExist() throws {
+        // Some rows point at removed posters the server answers with 404.
+        do {
+            let movies = try MovieCatalog.bundled().movies
+            let removed = movies.indices.filter { movies[$0].urlString.contains("/removed/") }
+            #expect(removed.count >= 3)
+            #expect(removed.allSatisfy { movies[$0].url != nil }, "404 rows are valid URLs")
+            #expect(removed.contains { $0 < 16 }, "one is near the top, so the course meets it")
+        }
+        // Two pairs of rows share one URL exactly.
+        do {
+            let movies = try MovieCatalog.bundled().movies.filter { $0.url != nil }
+            let counts = Dictionary(grouping: movies, by: \.urlString).mapValues(\.count)
+            let shared = counts.filter { $0.value > 1 }
+            #expect(shared.count == 2)
+            #expect(shared.values.allSatisfy { $0 == 2 })
+        }
+        // One pair of different URLs shares its last path component.
+        do {
+            let movies = try MovieCatalog.bundled().movies.filter { $0.url != nil }
+            let distinctURLs = Set(movies.map(\.urlString))
+            let byLastComponent = Dictionary(grouping: distinctURLs, by: { $0.split(separator: "/").last! })
+            let colliding = byLastComponent.values.filter { $0.count > 1 }
+            #expect(colliding.count == 1)
+            let pair = try #require(colliding.first).sorted()
+            #expect(pair.count == 2)
+            #expect(pair[0].contains("/mpst/public/"))
+            #expect(pair[1].contains("/spst/public/"))
+        }
     }
 
     @Test("Rows past the end repeat the catalog with new titles and new URLs")
@@ -181,57 +177,52 @@ struct MovieCatalogTests {
         #expect(MemoryLayout<Movie>.size == 2 * MemoryLayout<Int>.size)
     }
 
-    @Test("A file that is not a property list is refused")
-    func notAPropertyList() throws {
-        let url = try temporaryFile("<<<not a plist")
-        defer { try? FileManager.default.removeItem(at: url) }
-        #expect(loadError(url) == .notAPropertyList(path: url.path))
-        #expect(loadError(url)?.description.contains(url.path) == true)
-    }
+    /// Each malformed file is refused with the error that names what is wrong in it; one test for all, so
+    /// a passing run prints one line, while a failing expectation shows the error it got.
+    @Test(
+        "A malformed catalog is refused naming what is wrong: not a property list, a dictionary at the root, an entry without “url”, a number for “url”, an entry that is not a dictionary, no entries"
+    )
+    func malformedCatalogsAreRefused() throws {
+        let folder = try StepFixtures.folder("malformed-catalogs")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func file(_ name: String, _ text: String) throws -> URL {
+            let url = folder.appendingPathComponent("\(name).plist")
+            try Data(text.utf8).write(to: url)
+            return url
+        }
+        let notAPlist = try file("not-a-plist", "<<<not a plist")
+        #expect(loadError(notAPlist) == .notAPropertyList(path: notAPlist.path))
+        #expect(loadError(notAPlist)?.description.contains(notAPlist.path) == true)
 
-    @Test("A dictionary at the root is refused, naming what was found")
-    func rootIsADictionary() throws {
-        let url = try temporaryFile(plist("<dict><key>港囧</key><string>http://a.test/p.png</string></dict>"))
-        defer { try? FileManager.default.removeItem(at: url) }
-        #expect(loadError(url) == .rootNotAnArray(path: url.path, found: "a dictionary"))
-    }
+        let dictionary = try file(
+            "dictionary", plist("<dict><key>港囧</key><string>http://a.test/p.png</string></dict>"))
+        #expect(loadError(dictionary) == .rootNotAnArray(path: dictionary.path, found: "a dictionary"))
 
-    @Test("An entry without “url” is refused, naming the entry and the key")
-    func entryMissingURL() throws {
-        let body = """
-            <array>
-            <dict><key>name</key><string>One</string><key>url</key><string>https://a.test/1.png</string></dict>
-            <dict><key>name</key><string>Two</string></dict>
-            </array>
-            """
-        let url = try temporaryFile(plist(body))
-        defer { try? FileManager.default.removeItem(at: url) }
-        let error = loadError(url)
-        #expect(error == .missingKey(path: url.path, entry: 1, key: "url"))
-        #expect(error?.description == "\(url.path): entry 1 of the movie catalog has no “url” key.")
-    }
+        let withoutURL = try file(
+            "without-url",
+            plist(
+                """
+                <array>
+                <dict><key>name</key><string>One</string><key>url</key><string>https://a.test/1.png</string></dict>
+                <dict><key>name</key><string>Two</string></dict>
+                </array>
+                """))
+        let error = loadError(withoutURL)
+        #expect(error == .missingKey(path: withoutURL.path, entry: 1, key: "url"))
+        #expect(error?.description == "\(withoutURL.path): entry 1 of the movie catalog has no “url” key.")
 
-    @Test("A number where “url” belongs is refused, naming the entry, the key and the type")
-    func urlIsANumber() throws {
-        let body =
-            "<array><dict><key>name</key><string>One</string><key>url</key><integer>5</integer></dict></array>"
-        let url = try temporaryFile(plist(body))
-        defer { try? FileManager.default.removeItem(at: url) }
-        #expect(loadError(url) == .wrongType(path: url.path, entry: 0, key: "url", found: "a number"))
-    }
+        let number = try file(
+            "number",
+            plist(
+                "<array><dict><key>name</key><string>One</string><key>url</key><integer>5</integer></dict></array>"
+            ))
+        #expect(loadError(number) == .wrongType(path: number.path, entry: 0, key: "url", found: "a number"))
 
-    @Test("An entry that is not a dictionary is refused")
-    func entryNotADictionary() throws {
-        let url = try temporaryFile(plist("<array><string>港囧</string></array>"))
-        defer { try? FileManager.default.removeItem(at: url) }
-        #expect(loadError(url) == .entryNotADictionary(path: url.path, entry: 0, found: "a string"))
-    }
+        let string = try file("string", plist("<array><string>港囧</string></array>"))
+        #expect(loadError(string) == .entryNotADictionary(path: string.path, entry: 0, found: "a string"))
 
-    @Test("An empty array is refused as an empty catalog")
-    func emptyArray() throws {
-        let url = try temporaryFile(plist("<array/>"))
-        defer { try? FileManager.default.removeItem(at: url) }
-        #expect(loadError(url) == .emptyCatalog(path: url.path))
+        let empty = try file("empty", plist("<array/>"))
+        #expect(loadError(empty) == .emptyCatalog(path: empty.path))
     }
 
     @Test("A missing file and a directory are unreadable, with the reason")

@@ -328,52 +328,54 @@ struct ScenarioParserTests {
         #expect(scenario.actions == [.wait(microseconds: 1_000_000), .fling(toRow: 29)])
     }
 
-    @Test("A missing file or unknown name lists the built-ins")
-    func missingFileListsBuiltIns() {
-        let unknown = loadError("corse")
-        #expect(unknown?.source == "corse")
-        #expect(unknown?.line == nil)
-        #expect(unknown?.message.contains("no built-in scenario") == true)
-        let names = "course, flaky, long-fling, mix-up, reading, relaunch, slow-reuse"
-        #expect(unknown?.message.contains(names) == true)
-        let path = StepFixtures.path("scenario", suffix: ".scenario").path
-        let missing = loadError(path)
-        #expect(missing?.source == path)
-        #expect(missing?.message.contains("no such file") == true)
-        #expect(missing?.message.contains("course") == true)
-        #expect(loadError("")?.message.contains("no scenario given") == true)
-    }
-
-    @Test("A directory where a scenario file belongs is refused")
-    func directoryIsRefused() throws {
-        let path = StepFixtures.path("scenario").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let error = loadError(path)
-        #expect(error?.source == path)
-        #expect(error?.message.contains("is a directory") == true)
-    }
-
-    @Test("Bytes that are not UTF-8 are refused, naming the file and the line")
-    func nonUTF8IsRefused() throws {
-        let path = StepFixtures.path("scenario", suffix: ".scenario").path
-        var bytes = Array("rows 10\nwait 1s\n".utf8)
-        bytes += [0x77, 0x61, 0x69, 0x74, 0x20, 0xFF, 0xFE, 0x0A]
-        bytes += Array("wait 1s\n".utf8)
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let error = loadError(path)
-        #expect(error?.source == path)
-        #expect(error?.line == 3)
-        #expect(error?.message.contains("not UTF-8") == true)
-    }
-
-    @Test("An empty file on disk is refused")
-    func emptyFileIsRefused() throws {
-        let path = StepFixtures.path("scenario", suffix: ".scenario").path
-        try Data().write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(loadError(path)?.message.contains("the file is empty") == true)
+    @Test(
+        "A file that cannot be a scenario is refused: a missing file or unknown name listing the built-ins, a directory, bytes that are not UTF-8, an empty file"
+    )
+    func unusableFilesAreRefused() throws {
+        // A missing file or unknown name lists the built-ins.
+        do {
+            let unknown = loadError("corse")
+            #expect(unknown?.source == "corse")
+            #expect(unknown?.line == nil)
+            #expect(unknown?.message.contains("no built-in scenario") == true)
+            let names = "course, flaky, long-fling, mix-up, reading, relaunch, slow-reuse"
+            #expect(unknown?.message.contains(names) == true)
+            let path = StepFixtures.path("scenario", suffix: ".scenario").path
+            let missing = loadError(path)
+            #expect(missing?.source == path)
+            #expect(missing?.message.contains("no such file") == true)
+            #expect(missing?.message.contains("course") == true)
+            #expect(loadError("")?.message.contains("no scenario given") == true)
+        }
+        // A directory where a scenario file belongs is refused.
+        do {
+            let path = StepFixtures.path("scenario").path
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let error = loadError(path)
+            #expect(error?.source == path)
+            #expect(error?.message.contains("is a directory") == true)
+        }
+        // Bytes that are not UTF-8 are refused, naming the file and the line.
+        do {
+            let path = StepFixtures.path("scenario", suffix: ".scenario").path
+            var bytes = Array("rows 10\nwait 1s\n".utf8)
+            bytes += [0x77, 0x61, 0x69, 0x74, 0x20, 0xFF, 0xFE, 0x0A]
+            bytes += Array("wait 1s\n".utf8)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let error = loadError(path)
+            #expect(error?.source == path)
+            #expect(error?.line == 3)
+            #expect(error?.message.contains("not UTF-8") == true)
+        }
+        // An empty file on disk is refused.
+        do {
+            let path = StepFixtures.path("scenario", suffix: ".scenario").path
+            try Data().write(to: URL(fileURLWithPath: path))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            #expect(loadError(path)?.message.contains("the file is empty") == true)
+        }
     }
 
     @Test("The caps let a script at each limit through")
@@ -390,25 +392,27 @@ struct ScenarioParserTests {
     }
 
     @Test("CRLF line ends and a byte-order mark are read like LF, and errors name the right line")
-    func crlfLineEnds() throws {
-        let text = "\u{FEFF}rows 10\r\nscreen height=667 row=88\r\n\r\nwait 1s\r\nfling to row 5\r\n"
-        let scenario = try ScenarioParser.parse(text, name: "crlf", source: "crlf")
-        #expect(scenario.rows == 10)
-        #expect(scenario.actions == [.wait(microseconds: 1_000_000), .fling(toRow: 5)])
-        #expect(
-            scenario
-                == (try ScenarioParser.parse(
-                    text.replacingOccurrences(of: "\r\n", with: "\n"), name: "crlf", source: "crlf")))
-        let error = parseError("wait 1s\r\nwait 1x\r\nwait 1s\r\n")
-        #expect(error?.line == 2)
-        #expect(error?.message.contains("\r") == false, "\(String(describing: error))")
-        #expect(error?.message.contains("\n") == false)
-    }
-
-    @Test("A byte-order mark at the start is ignored")
-    func byteOrderMarkIsIgnored() throws {
-        let scenario = try ScenarioParser.parse("\u{FEFF}wait 1s", name: "bom", source: "bom")
-        #expect(scenario.actions == [.wait(microseconds: 1_000_000)])
+    func lineEndsAndByteOrderMarks() throws {
+        // CRLF line ends and a byte-order mark are read like LF, and errors name the right line.
+        do {
+            let text = "\u{FEFF}rows 10\r\nscreen height=667 row=88\r\n\r\nwait 1s\r\nfling to row 5\r\n"
+            let scenario = try ScenarioParser.parse(text, name: "crlf", source: "crlf")
+            #expect(scenario.rows == 10)
+            #expect(scenario.actions == [.wait(microseconds: 1_000_000), .fling(toRow: 5)])
+            #expect(
+                scenario
+                    == (try ScenarioParser.parse(
+                        text.replacingOccurrences(of: "\r\n", with: "\n"), name: "crlf", source: "crlf")))
+            let error = parseError("wait 1s\r\nwait 1x\r\nwait 1s\r\n")
+            #expect(error?.line == 2)
+            #expect(error?.message.contains("\r") == false, "\(String(describing: error))")
+            #expect(error?.message.contains("\n") == false)
+        }
+        // A byte-order mark at the start is ignored.
+        do {
+            let scenario = try ScenarioParser.parse("\u{FEFF}wait 1s", name: "bom", source: "bom")
+            #expect(scenario.actions == [.wait(microseconds: 1_000_000)])
+        }
     }
 
     @Test("Thousands of randomly mutated scenarios never trap: each parses or throws ScenarioError")

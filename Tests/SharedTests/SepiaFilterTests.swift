@@ -23,46 +23,51 @@ struct SepiaFilterTests {
     //     k=205: 255 + (−31647>>8) = 131, 18373>>8 = 71, 14273>>8 = 55.
     //     k=128: 255 + (−19712>>8) = 178, 11520>>8 = 45, 8960>>8 = 35.
 
-    @Test("Hand-computed pixels at intensity 0.8, the articles' setting")
-    func intensityPointEight() {
-        #expect(
-            Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 0.8)
-                == RGBA(red: 255, green: 255, blue: 242))
-        #expect(
-            Self.filter(RGBA(red: 0, green: 0, blue: 0), intensity: 0.8) == RGBA(red: 0, green: 0, blue: 0))
-        #expect(
-            Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 0.8)
-                == RGBA(red: 164, green: 149, blue: 122))
-        #expect(
-            Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 0.8)
-                == RGBA(red: 131, green: 71, blue: 55))
-    }
-
-    @Test("Hand-computed pixels at intensity 1 are the clamped sepia matrix")
-    func fullIntensity() {
-        #expect(
-            Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 1)
-                == RGBA(red: 255, green: 255, blue: 239))
-        #expect(Self.filter(RGBA(red: 0, green: 0, blue: 0), intensity: 1) == RGBA(red: 0, green: 0, blue: 0))
-        #expect(
-            Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 1)
-                == RGBA(red: 173, green: 154, blue: 120))
-        #expect(
-            Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 1)
-                == RGBA(red: 100, green: 89, blue: 69))
-    }
-
-    @Test("Hand-computed pixels at intensity 0.5")
-    func halfIntensity() {
-        #expect(
-            Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 0.5)
-                == RGBA(red: 255, green: 255, blue: 247))
-        #expect(
-            Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 0.5)
-                == RGBA(red: 151, green: 141, blue: 124))
-        #expect(
-            Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 0.5)
-                == RGBA(red: 178, green: 45, blue: 35))
+    @Test(
+        "Hand-computed pixels at intensity 0.8 (the articles' setting), at 1 (the clamped sepia matrix) and at 0.5"
+    )
+    func handComputedPixels() {
+        // Hand-computed pixels at intensity 0.8, the articles' setting.
+        do {
+            #expect(
+                Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 0.8)
+                    == RGBA(red: 255, green: 255, blue: 242))
+            #expect(
+                Self.filter(RGBA(red: 0, green: 0, blue: 0), intensity: 0.8)
+                    == RGBA(red: 0, green: 0, blue: 0))
+            #expect(
+                Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 0.8)
+                    == RGBA(red: 164, green: 149, blue: 122))
+            #expect(
+                Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 0.8)
+                    == RGBA(red: 131, green: 71, blue: 55))
+        }
+        // Hand-computed pixels at intensity 1 are the clamped sepia matrix.
+        do {
+            #expect(
+                Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 1)
+                    == RGBA(red: 255, green: 255, blue: 239))
+            #expect(
+                Self.filter(RGBA(red: 0, green: 0, blue: 0), intensity: 1) == RGBA(red: 0, green: 0, blue: 0))
+            #expect(
+                Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 1)
+                    == RGBA(red: 173, green: 154, blue: 120))
+            #expect(
+                Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 1)
+                    == RGBA(red: 100, green: 89, blue: 69))
+        }
+        // Hand-computed pixels at intensity 0.5.
+        do {
+            #expect(
+                Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 0.5)
+                    == RGBA(red: 255, green: 255, blue: 247))
+            #expect(
+                Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 0.5)
+                    == RGBA(red: 151, green: 141, blue: 124))
+            #expect(
+                Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 0.5)
+                    == RGBA(red: 178, green: 45, blue: 35))
+        }
     }
 
     @Test("Alpha passes through unchanged")

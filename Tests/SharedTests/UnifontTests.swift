@@ -38,24 +38,28 @@ struct UnifontTests {
         #expect(missing.isEmpty, "no glyph for \(missing.sorted())")
     }
 
-    @Test("Different Chinese characters draw different ink, and none of it is the replacement mark")
-    func glyphsAreReal() {
-        let replacement = Self.ink("\u{FFFD}")
-        let first = Self.ink("港")
-        let second = Self.ink("囧")
-        #expect(!first.isEmpty && !second.isEmpty)
-        #expect(first != second)
-        #expect(first != replacement && second != replacement)
-    }
-
-    @Test("A character the font lacks is drawn as the replacement mark, not as nothing")
-    func missingCharactersAreMarked() {
-        // U+1F600 is outside the pages kept; U+0E01 (Thai) too.
-        #expect(UnifontGlyphs.shared.glyph("\u{1F600}") == nil)
-        #expect(UnifontGlyphs.shared.glyph("\u{0E01}") == nil)
-        let replacement = Self.ink("\u{FFFD}")
-        #expect(!replacement.isEmpty)
-        #expect(Self.ink("\u{0E01}") == replacement)
+    @Test(
+        "Different Chinese characters draw different ink, none of it the replacement mark, and a character the font lacks is drawn as that mark, not as nothing"
+    )
+    func glyphsAreRealOrMarked() {
+        // Different Chinese characters draw different ink, and none of it is the replacement mark.
+        do {
+            let replacement = Self.ink("\u{FFFD}")
+            let first = Self.ink("港")
+            let second = Self.ink("囧")
+            #expect(!first.isEmpty && !second.isEmpty)
+            #expect(first != second)
+            #expect(first != replacement && second != replacement)
+        }
+        // A character the font lacks is drawn as the replacement mark, not as nothing.
+        do {
+            // U+1F600 is outside the pages kept; U+0E01 (Thai) too.
+            #expect(UnifontGlyphs.shared.glyph("\u{1F600}") == nil)
+            #expect(UnifontGlyphs.shared.glyph("\u{0E01}") == nil)
+            let replacement = Self.ink("\u{FFFD}")
+            #expect(!replacement.isEmpty)
+            #expect(Self.ink("\u{0E01}") == replacement)
+        }
     }
 
     @Test("A damaged or missing glyph file gives no glyphs rather than a crash")
@@ -73,18 +77,23 @@ struct UnifontTests {
 /// The terminal's `--screens`: columns line up by the cells a text takes, two for a Chinese character.
 @Suite("Terminal widths")
 struct TerminalWidthTests {
-    @Test("A Chinese character takes two cells, ASCII one, a combining mark none")
-    func widths() {
-        #expect(ScreenText.displayWidth("Night over Old Town") == 19)
-        #expect(ScreenText.displayWidth("港囧") == 4)
-        #expect(ScreenText.displayWidth("碟中谍5") == 7)
-        #expect(ScreenText.displayWidth("e\u{301}") == 1)
-    }
-
-    @Test("Padded texts end on the same cell whatever their script")
-    func padding() {
-        for title in ["港囧", "碟中谍5", "Broken Garden", "第三种爱情"] {
-            #expect(ScreenText.displayWidth(ScreenText.padded(title, toWidth: 16)) == 16)
+    @Test(
+        "A Chinese character takes two cells, ASCII one, a combining mark none, so padded texts end on the same cell whatever their script"
+    )
+    func cellWidths() {
+        // A Chinese character takes two cells, ASCII one, a combining mark none.
+        do {
+            #expect(ScreenText.displayWidth("Night over Old Town") == 19)
+            #expect(ScreenText.displayWidth("港囧") == 4)
+            #expect(ScreenText.displayWidth("碟中谍5") == 7)
+            #expect(ScreenText.displayWidth("e\u{301}") == 1)
+        }
+        // Padded texts end on the same cell whatever their script.
+        do {
+            for title in ["港囧", "碟中谍5", "Broken Garden", "第三种爱情"] {
+                #expect(ScreenText.displayWidth(ScreenText.padded(title, toWidth: 16)) == 16)
+            }
         }
     }
+
 }

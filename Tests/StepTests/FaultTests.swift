@@ -10,25 +10,26 @@ import Testing
 /// The built-in `flaky` scenario's faults, and how each step meets them.
 @Suite("Network faults")
 struct FaultTests {
-    @Test(
-        "On flaky only rows whose poster failed show the failure image, in every step",
-        arguments: Step.allCases)
-    func onlyFailedRowsFail(step: Step) throws {
-        let run = try SharedRuns.shared.result(step, "flaky")
-        #expect(run.metric("wrong_image_events") == 0)
-        #expect(run.finalScreen.rows.contains { $0.shows == "image" })
-        #expect(run.finalScreen.rows.allSatisfy { $0.shows != "placeholder" })
-        let failedRequests = Set(
-            run.events("request_end").filter { $0.number("status") != 200 }.compactMap { $0.text("url") })
-        let failedDecodes = Set(
-            run.events("decode").filter { $0.flag("ok") == false }.compactMap { $0.text("url") })
-        for row in run.finalScreen.rows where row.shows == "failed" {
-            let cause =
-                failedRequests.contains(row.url) || failedDecodes.contains(row.url)
-                || URL(string: row.url)?.host == nil
-            #expect(
-                cause,
-                "row \(row.row) (\(row.url)) shows the failure image with no failure traced")
+    @Test("On flaky only rows whose poster failed show the failure image, in every step")
+    func onlyFailedRowsFail() throws {
+        for step in Step.allCases {
+            let run = try SharedRuns.shared.result(step, "flaky")
+            let context = Comment(rawValue: "\(step)")
+            #expect(run.metric("wrong_image_events") == 0, context)
+            #expect(run.finalScreen.rows.contains { $0.shows == "image" }, context)
+            #expect(run.finalScreen.rows.allSatisfy { $0.shows != "placeholder" }, context)
+            let failedRequests = Set(
+                run.events("request_end").filter { $0.number("status") != 200 }.compactMap { $0.text("url") })
+            let failedDecodes = Set(
+                run.events("decode").filter { $0.flag("ok") == false }.compactMap { $0.text("url") })
+            for row in run.finalScreen.rows where row.shows == "failed" {
+                let cause =
+                    failedRequests.contains(row.url) || failedDecodes.contains(row.url)
+                    || URL(string: row.url)?.host == nil
+                #expect(
+                    cause,
+                    "\(step): row \(row.row) (\(row.url)) shows the failure image with no failure traced")
+            }
         }
     }
 

@@ -55,8 +55,9 @@ struct ProcessTests {
 
     @Test(
         "Bad arguments end with exit code 2 and a message naming the option or file",
-        .enabled(if: binaries != nil, "the step executables are not built next to the tests"),
-        arguments: [
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func badArguments() throws {
+        let cases = [
             (["--sead", "7"], "“--sead”"),
             (["--seed", "-1"], "“--seed”"),
             (["--concurrency", "0"], "“--concurrency”"),
@@ -69,14 +70,16 @@ struct ProcessTests {
             (["--posters", "/nonexistent-posters"], "--posters"),
             (["--cache-dir", "/proc/version"], "--cache-dir"),
             (["--trace", "/nonexistent/folder/trace.jsonl"], "--trace"),
-        ])
-    func badArguments(arguments: [String], mentions: String) throws {
-        let outcome = try Self.run(.cacheAndPrefetch, arguments)
-        #expect(outcome.status == 2)
-        #expect(outcome.errors.hasPrefix("Step4CacheAndPrefetch: "), "\(outcome.errors)")
-        #expect(outcome.errors.contains(mentions), "\(outcome.errors)")
-        #expect(!outcome.errors.contains("Error Domain"), "no raw NSError: \(outcome.errors)")
-        #expect(outcome.output.isEmpty)
+        ]
+        for (arguments, mentions) in cases {
+            let outcome = try Self.run(.cacheAndPrefetch, arguments)
+            let context = "\(arguments): \(outcome.errors)"
+            #expect(outcome.status == 2, "\(context)")
+            #expect(outcome.errors.hasPrefix("Step4CacheAndPrefetch: "), "\(context)")
+            #expect(outcome.errors.contains(mentions), "\(context)")
+            #expect(!outcome.errors.contains("Error Domain"), "no raw NSError: \(context)")
+            #expect(outcome.output.isEmpty, "\(context)")
+        }
     }
 
     @Test(

@@ -49,44 +49,49 @@ struct ImageWorkTests {
         #expect(first.width == 40 && first.height == 60)
     }
 
-    @Test("A full decode costs its pixels; a display-size decode a quarter of them plus its output's pixels")
-    func decodeCosts() throws {
-        let fixture = Fixture()
-        let (work, recorder, costs) = (fixture.work, fixture.recorder, fixture.costs)
-        _ = try #require(work.decode(Self.png))
-        let small = try #require(work.decode(Self.png, fittingPixels: 20, 30))
-        #expect(small.width <= 20 && small.height <= 30)
-        let pixels = small.width * small.height
-        #expect(
-            Self.decodeCosts(recorder) == [
-                costs.decode(pixels: 40 * 60),
-                costs.decode(pixels: 40 * 60) / 4 + costs.decode(pixels: pixels),
-            ])
-    }
-
-    @Test("Bytes that are not a PNG decode to nothing, charged by their length")
-    func failedDecode() {
-        let fixture = Fixture()
-        let (work, recorder, costs) = (fixture.work, fixture.recorder, fixture.costs)
-        let junk = Data(repeating: 0x41, count: 500)
-        #expect(work.decode(junk) == nil)
-        #expect(work.decode(junk, fittingPixels: 10, 10) == nil)
-        #expect(
-            Self.decodeCosts(recorder) == [costs.failedDecode(bytes: 500), costs.failedDecode(bytes: 500)])
-        #expect(recorder.metrics.decodes == 2)
-    }
-
-    @Test("A filter is charged by its pixels")
-    func filterCost() {
-        let fixture = Fixture()
-        let (work, recorder, costs) = (fixture.work, fixture.recorder, fixture.costs)
-        work.filter(pixels: 300, intensity: 0.8, sourceURL: "http://posters.test/p/1.png")
-        let charged = recorder.trace.compactMap {
-            if case .filter(let url, _, let micros) = $0.kind { return (url, micros) }
-            return nil
+    @Test(
+        "Image work is charged by what it does: a full decode its pixels, a display-size decode a quarter of them plus its output's, bytes that are not a PNG their length, a filter its pixels"
+    )
+    func chargedByTheirWork() throws {
+        // A full decode costs its pixels; a display-size decode a quarter of them plus its output's pixels.
+        do {
+            let fixture = Fixture()
+            let (work, recorder, costs) = (fixture.work, fixture.recorder, fixture.costs)
+            _ = try #require(work.decode(Self.png))
+            let small = try #require(work.decode(Self.png, fittingPixels: 20, 30))
+            #expect(small.width <= 20 && small.height <= 30)
+            let pixels = small.width * small.height
+            #expect(
+                Self.decodeCosts(recorder) == [
+                    costs.decode(pixels: 40 * 60),
+                    costs.decode(pixels: 40 * 60) / 4 + costs.decode(pixels: pixels),
+                ])
         }
-        #expect(charged.map(\.0) == ["http://posters.test/p/1.png"])
-        #expect(charged.map(\.1) == [costs.filter(pixels: 300)])
+        // Bytes that are not a PNG decode to nothing, charged by their length.
+        do {
+            let fixture = Fixture()
+            let (work, recorder, costs) = (fixture.work, fixture.recorder, fixture.costs)
+            let junk = Data(repeating: 0x41, count: 500)
+            #expect(work.decode(junk) == nil)
+            #expect(work.decode(junk, fittingPixels: 10, 10) == nil)
+            #expect(
+                Self.decodeCosts(recorder) == [
+                    costs.failedDecode(bytes: 500), costs.failedDecode(bytes: 500),
+                ])
+            #expect(recorder.metrics.decodes == 2)
+        }
+        // A filter is charged by its pixels.
+        do {
+            let fixture = Fixture()
+            let (work, recorder, costs) = (fixture.work, fixture.recorder, fixture.costs)
+            work.filter(pixels: 300, intensity: 0.8, sourceURL: "http://posters.test/p/1.png")
+            let charged = recorder.trace.compactMap {
+                if case .filter(let url, _, let micros) = $0.kind { return (url, micros) }
+                return nil
+            }
+            #expect(charged.map(\.0) == ["http://posters.test/p/1.png"])
+            #expect(charged.map(\.1) == [costs.filter(pixels: 300)])
+        }
     }
 
     @Test("A PNG over the cap on pixels is refused from its header, and the trace names the cap")

@@ -28,35 +28,44 @@ struct WorldScrollTests {
         result.trace.compactMap { $0.scrollState?.rawValue }
     }
 
-    @Test("A fling down comes to rest with the target row at the top", arguments: [3, 20, 80, 150])
-    func flingDown(row: Int) throws {
-        let (result, log) = try scroll([.wait(microseconds: 300_000), .fling(toRow: row)])
-        let rest = try #require(log.first("didEndDecelerating"))
-        #expect(abs(rest.value / Self.rowHeight - Double(row)) <= 1)
-        #expect(log.all("didEndDragging").map(\.value) == [1])
-        #expect(states(result) == ["dragging", "decelerating", "idle"])
-        // It really coasted: frames moved it while decelerating, always downwards.
-        let coasting = log.all("didScroll decelerating").map(\.value)
-        #expect(coasting.count >= 5)
-        #expect(zip(coasting, coasting.dropFirst()).allSatisfy { $0 <= $1 })
+    @Test("A fling down to rows 3, 20, 80 and 150 comes to rest with the target row at the top")
+    func flingDown() throws {
+        for row in [3, 20, 80, 150] {
+            let context = Comment(rawValue: "fling to row \(row)")
+            let (result, log) = try scroll([.wait(microseconds: 300_000), .fling(toRow: row)])
+            let rest = try #require(log.first("didEndDecelerating"), context)
+            #expect(abs(rest.value / Self.rowHeight - Double(row)) <= 1, context)
+            #expect(log.all("didEndDragging").map(\.value) == [1], context)
+            #expect(states(result) == ["dragging", "decelerating", "idle"], context)
+            // It really coasted: frames moved it while decelerating, always downwards.
+            let coasting = log.all("didScroll decelerating").map(\.value)
+            #expect(coasting.count >= 5, context)
+            #expect(zip(coasting, coasting.dropFirst()).allSatisfy { $0 <= $1 }, context)
+        }
     }
 
-    @Test("A fling up comes to rest with the target row at the top", arguments: [0, 40, 100])
-    func flingUp(row: Int) throws {
-        let (result, log) = try scroll([
-            .wait(microseconds: 300_000), .fling(toRow: 120), .wait(microseconds: 300_000),
-            .fling(toRow: row),
-        ])
-        let rests = log.all("didEndDecelerating").map { $0.value / Self.rowHeight }
-        try #require(rests.count == 2)
-        #expect(abs(rests[0] - 120) <= 1)
-        #expect(abs(rests[1] - Double(row)) <= 1)
-        #expect(states(result) == ["dragging", "decelerating", "idle", "dragging", "decelerating", "idle"])
-        let willBegin = log.all("willBeginDragging")
-        try #require(willBegin.count == 2)
-        let coastingUp = log.all("didScroll decelerating").filter { $0.time > willBegin[1].time }.map(\.value)
-        #expect(coastingUp.count >= 5)
-        #expect(zip(coastingUp, coastingUp.dropFirst()).allSatisfy { $0 >= $1 })
+    @Test("A fling up from row 120 to rows 0, 40 and 100 comes to rest with the target row at the top")
+    func flingUp() throws {
+        for row in [0, 40, 100] {
+            let context = Comment(rawValue: "fling back to row \(row)")
+            let (result, log) = try scroll([
+                .wait(microseconds: 300_000), .fling(toRow: 120), .wait(microseconds: 300_000),
+                .fling(toRow: row),
+            ])
+            let rests = log.all("didEndDecelerating").map { $0.value / Self.rowHeight }
+            try #require(rests.count == 2, context)
+            #expect(abs(rests[0] - 120) <= 1, context)
+            #expect(abs(rests[1] - Double(row)) <= 1, context)
+            #expect(
+                states(result) == ["dragging", "decelerating", "idle", "dragging", "decelerating", "idle"],
+                context)
+            let willBegin = log.all("willBeginDragging")
+            try #require(willBegin.count == 2, context)
+            let coastingUp = log.all("didScroll decelerating").filter { $0.time > willBegin[1].time }.map(
+                \.value)
+            #expect(coastingUp.count >= 5, context)
+            #expect(zip(coastingUp, coastingUp.dropFirst()).allSatisfy { $0 >= $1 }, context)
+        }
     }
 
     @Test("A fling past the end stops at the last full screen")
@@ -136,17 +145,22 @@ struct WorldGesturePhysicsTests {
         return (velocity < 0 ? -distance : distance, time)
     }
 
-    @Test(
-        "flickVelocity lands exactly on the target distance", arguments: [88.0, 1_000, 7_040, -5_000, -264])
-    func flickLandsOnTarget(distance: Double) {
-        let velocity = ScrollPhysics.flickVelocity(distance: distance)
-        #expect((velocity > 0) == (distance > 0))
-        // The finger moves at that velocity for the 100 ms of contact, then the scroll view coasts.
-        let duringContact = velocity * 100
-        let coast = coastNumerically(from: velocity)
-        #expect(abs(duringContact + coast.distance - distance) < 0.5)
-        #expect(abs(duringContact + ScrollPhysics.coastDistance(velocity: velocity) - distance) < 1e-6)
-        #expect(abs(ScrollPhysics.coastMilliseconds(velocity: velocity) - coast.milliseconds) < 0.05)
+    @Test("flickVelocity lands exactly on the target distance, down and up, short and long")
+    func flickLandsOnTarget() {
+        for distance in [88.0, 1_000, 7_040, -5_000, -264] {
+            let context = Comment(rawValue: "a flick of \(distance) points")
+            let velocity = ScrollPhysics.flickVelocity(distance: distance)
+            #expect((velocity > 0) == (distance > 0), context)
+            // The finger moves at that velocity for the 100 ms of contact, then the scroll view coasts.
+            let duringContact = velocity * 100
+            let coast = coastNumerically(from: velocity)
+            #expect(abs(duringContact + coast.distance - distance) < 0.5, context)
+            #expect(
+                abs(duringContact + ScrollPhysics.coastDistance(velocity: velocity) - distance) < 1e-6,
+                context)
+            #expect(
+                abs(ScrollPhysics.coastMilliseconds(velocity: velocity) - coast.milliseconds) < 0.05, context)
+        }
     }
 
     @Test("A timeline turns waits, drags and flings into gestures at the right times and offsets")
