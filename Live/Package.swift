@@ -27,11 +27,16 @@ let package = Package(
         .target(name: "Imaging"),
         .target(name: "Files"),
         .target(name: "Catalog", dependencies: ["Files"], resources: [.copy("Resources/movies.plist")]),
-        .target(name: "Shared", dependencies: ["Imaging", "Files", "Catalog"]),
+        .target(name: "Scenarios", dependencies: ["Files"], resources: [.copy("Resources/Scenarios")]),
+        .target(name: "Posters", dependencies: ["Imaging", "Files"]),
+        .target(
+            name: "Shared",
+            dependencies: ["Imaging", "Files", "Catalog", "Scenarios", "Posters", "LiveServer"]),
         .target(name: "LiveServer"),
         .testTarget(name: "LiveServerTests", dependencies: ["LiveServer"]),
         .target(name: "LiveTerminal"),
         .testTarget(name: "LiveTerminalTests", dependencies: ["LiveTerminal"]),
+        .testTarget(name: "LiveStepTests"),
     ],
     swiftLanguageModes: [.v6]
 )
