@@ -52,6 +52,8 @@ public enum Workbook {
         }
         let report = run.run()
         run.server.stop()
+        // The app's disk lives in a temporary folder for this process only.
+        Disk.shared.removeItem(at: Disk.shared.cachesDirectory)
         FileHandle.standardOutput.write(Data(report.text.utf8))
         exit(0)
     }
