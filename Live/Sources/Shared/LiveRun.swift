@@ -213,7 +213,8 @@ final class LiveRun {
         group.wait()
     }
 
-    /// Plays the scenario to its end and returns the report.
+    /// Plays the scenario to its end (and on, until a main thread that was blocked at the end has taken in
+    /// every gesture) and returns the report.
     func run() -> LiveReport {
         // A timer far away keeps the main run loop waiting for its sources instead of returning at once.
         let keepAlive = Timer(timeInterval: 3600, repeats: true) { _ in }
@@ -225,7 +226,8 @@ final class LiveRun {
         var due: Int64 = 0
         while true {
             let begin = clock.now
-            if begin >= timeline.endTime { break }
+            // The scenario's end, or later if the main thread was blocked then: every gesture is taken in.
+            if begin >= timeline.endTime && nextGesture >= timeline.gestures.count { break }
             let restedAt: Bool = MainThreadWork.measure {
                 while let event = systemEvents.first, event.time <= begin {
                     systemEvents.removeFirst()
