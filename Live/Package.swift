@@ -9,9 +9,12 @@ import PackageDescription
 /// The step targets are the workbook's own step folders (`Sources/Step1Naive` and the rest are relative
 /// symlinks to `../../Sources/…`), built against a `Shared` that re-exports Foundation's own `Operation`,
 /// `OperationQueue`, `BlockOperation` and `Thread`, with the workbook's layers that need no simulated
-/// runtime (`Imaging`, `Files`, `Catalog`) linked the same way: building them checks that the step
-/// sources compile against real Foundation in Swift 6 mode. The rest of `Shared` is thin twins, some of
-/// them not yet live (their comments say which): running a live step only says so.
+/// runtime (`Imaging`, `Files`, `Catalog`, `Scenarios`, `Posters`) linked the same way: building them
+/// checks that the step sources compile against real Foundation in Swift 6 mode. Running one plays a
+/// scenario live and headless (`swift run --package-path Live Step1Naive --scenario course`): the step's
+/// app on the real main thread, its posters from `LiveServer`, and a report of what could be measured.
+/// The rest of `Shared` is thin twins, some of them not yet live (their comments say which).
+/// `LiveStepTests` runs the step executables built beside it.
 let liveSteps = [
     "Step1Naive", "Step2Background", "Step3IdleOnly", "Step4CacheAndPrefetch", "Step5Concurrency",
 ]
@@ -27,11 +30,16 @@ let package = Package(
         .target(name: "Imaging"),
         .target(name: "Files"),
         .target(name: "Catalog", dependencies: ["Files"], resources: [.copy("Resources/movies.plist")]),
-        .target(name: "Shared", dependencies: ["Imaging", "Files", "Catalog"]),
+        .target(name: "Scenarios", dependencies: ["Files"], resources: [.copy("Resources/Scenarios")]),
+        .target(name: "Posters", dependencies: ["Imaging", "Files"]),
+        .target(
+            name: "Shared",
+            dependencies: ["Imaging", "Files", "Catalog", "Scenarios", "Posters", "LiveServer"]),
         .target(name: "LiveServer"),
         .testTarget(name: "LiveServerTests", dependencies: ["LiveServer"]),
         .target(name: "LiveTerminal"),
         .testTarget(name: "LiveTerminalTests", dependencies: ["LiveTerminal"]),
+        .testTarget(name: "LiveStepTests"),
     ],
     swiftLanguageModes: [.v6]
 )

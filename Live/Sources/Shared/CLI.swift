@@ -22,17 +22,39 @@ extension WorkbookStep {
     public static var techniques: [String] { [] }
 }
 
-/// Runs a step as a command. Compile twin: it says that the live mode is not built yet and exits 2; the
-/// live executables exist so that CI checks the step sources compile against real Foundation.
+/// Runs a step as a command, live: the scenario's gestures on the wall clock, the app on the real main
+/// thread and Foundation's queues, its posters from a server on loopback. Headless for now: it prints the
+/// report when the scenario ends. Bad options or a bad scenario: a message and exit code 2.
 public enum Workbook {
     public static func main(
         step: String, summary: String, techniques: [String] = [],
         makeApp: @escaping (RunOptions) -> TableViewController
     ) -> Never {
-        FileHandle.standardError.write(
-            Data(
-                "\(step): built against real Foundation as a compile check; the live mode is not built yet\n"
-                    .utf8))
-        exit(2)
+        func fail(_ message: String) -> Never {
+            FileHandle.standardError.write(Data("\(step): \(message)\n".utf8))
+            exit(2)
+        }
+        let options: LiveOptions
+        do {
+            guard let parsed = try LiveOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
+                print("\(step) (live): \(summary)\n\(LiveOptions.usage)")
+                exit(0)
+            }
+            options = parsed
+        } catch {
+            fail(error.message)
+        }
+        let run: LiveRun
+        do {
+            run = try LiveRun(step: step, options: options, makeApp: makeApp)
+        } catch {
+            fail(String(describing: error))
+        }
+        let report = run.run()
+        run.server.stop()
+        // The app's disk lives in a temporary folder for this process only.
+        Disk.shared.removeItem(at: Disk.shared.cachesDirectory)
+        FileHandle.standardOutput.write(Data(report.text.utf8))
+        exit(0)
     }
 }

@@ -73,8 +73,8 @@ public final class AsyncNetwork: Sendable {
         from url: URL, resumeData: ResumeData? = nil,
         keepResumeData: (@Sendable (ResumeData) -> Void)? = nil
     ) async throws -> Data {
-        guard url.host != nil else { throw NetworkError.invalidURL }
-        let (data, response) = try await URLSession.shared.data(from: url)
+        guard let address = LiveAddress.request(for: url) else { throw NetworkError.invalidURL }
+        let (data, response) = try await URLSession.shared.data(from: address)
         if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {
             throw NetworkError.status(status)
         }

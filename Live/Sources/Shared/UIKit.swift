@@ -1,5 +1,7 @@
 import Foundation
 import Imaging
+import Scenarios
+import Synchronization
 
 /// A decoded picture: a real one, decoded by the workbook's own PNG decoder and filtered by its sepia
 /// filter, on whatever thread asks.
@@ -81,54 +83,184 @@ open class TableViewCell {
     open func prepareForReuse() {}
 }
 
-/// A table's state and its cells. Compile twin: it keeps its cells and scroll flags, but lays nothing
-/// out and scrolls nowhere; no live mode drives it yet.
+/// A one-section table with fixed-height rows, cell reuse and scrolling, driven by the live frame loop:
+/// each frame it moves `contentOffset` with the touches that arrived (telling the delegate), then lays the
+/// rows out once for the offset the frame ends on, asking the controller for the cells of rows coming on
+/// screen (reused ones after `prepareForReuse()`) and telling it of the rows that left
+/// (`didEndDisplaying`) and of the rows coming up (`prefetchRowsAt`). Every call it makes into the app is
+/// main-thread app work, timed for the report. It does not draw.
 public final class TableView {
     public enum RowAnimation: Sendable {
-        case none, fade
+        case none, fade, automatic
     }
 
-    public let rowHeight = 88.0
-    public let viewportHeight = 667.0
-    public var contentOffset = 0.0
+    /// Row height in points.
+    public let rowHeight: Double
+    /// Viewport height in points.
+    public let viewportHeight: Double
+    /// How far the content is scrolled, in points from the top.
+    public internal(set) var contentOffset = 0.0
     public var isDragging = false
     public var isDecelerating = false
+    /// How many rows ahead of the visible ones the prefetch callbacks look.
     public var prefetchDistance = 5
+
+    weak var controller: TableViewController?
+    private var numberOfRows = 0
+    private var needsReload = true
+    /// Visible cells by row.
+    private(set) var visibleCells: [Int: TableViewCell] = [:]
+    private var reusePool: [String: [TableViewCell]] = [:]
     private var cellClasses: [String: TableViewCell.Type] = [:]
-    private var cells: [IndexPath: TableViewCell] = [:]
+    private var reportedRange: ClosedRange<Int>?
+    private var prefetchedRows: Set<Int> = []
+    private var lastScrollDirection = 1.0
+    /// Set while rows are laid out, so a controller that asks for visible rows from `cellForRowAt` gets the
+    /// rows as they stand.
+    private var isLayingOut = false
+
+    init(screen: LiveScreen) {
+        rowHeight = screen.rowHeight
+        viewportHeight = screen.height
+    }
 
     public func register(_ cellClass: TableViewCell.Type, forCellReuseIdentifier identifier: String) {
         cellClasses[identifier] = cellClass
     }
 
+    /// A cell for a row: a reused one (after `prepareForReuse()`) if the pool has one, else a new one.
     public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: IndexPath)
         -> TableViewCell
     {
-        let cell = (cellClasses[identifier] ?? TableViewCell.self).init(reuseIdentifier: identifier)
-        cells[indexPath] = cell
-        return cell
+        if let cell = reusePool[identifier]?.popLast() {
+            cell.prepareForReuse()
+            return cell
+        }
+        return (cellClasses[identifier] ?? TableViewCell.self).init(reuseIdentifier: identifier)
     }
 
-    public var indexPathsForVisibleRows: [IndexPath]? { cells.keys.sorted() }
+    /// The rows on screen, top to bottom, after laying them out if the table moved since.
+    public var indexPathsForVisibleRows: [IndexPath]? {
+        layoutIfNeeded()
+        return visibleCells.keys.sorted().map { IndexPath(row: $0, section: 0) }
+    }
 
-    public func cellForRow(at indexPath: IndexPath) -> TableViewCell? { cells[indexPath] }
+    /// The cell showing a row, if that row is on screen (after laying out the rows, as UIKit does).
+    public func cellForRow(at indexPath: IndexPath) -> TableViewCell? {
+        layoutIfNeeded()
+        return visibleCells[indexPath.row]
+    }
 
     /// UIKit's normal deceleration rate.
-    public var decelerationRate: Double { 0.998 }
+    public var decelerationRate: Double { ScrollPhysics.decelerationRate }
 
-    /// The rows with some part between `top` and `bottom`, for fixed-height rows and no row count.
+    /// The rows with some part between `top` and `bottom`, top to bottom.
     public func indexPathsForRows(from top: Double, to bottom: Double) -> [IndexPath] {
-        let first = max(0, Int((max(0, top) / rowHeight).rounded(.down)))
-        let last = Int((bottom / rowHeight).rounded(.up)) - 1
-        return first <= last ? (first...last).map { IndexPath(row: $0, section: 0) } : []
+        guard let controller else { return [] }
+        reloadIfNeeded(controller: controller)
+        let top = max(0, top)
+        guard bottom > top,
+            let rows = GestureTimeline.visibleRows(
+                at: top, rowHeight: rowHeight, viewport: bottom - top, rowCount: numberOfRows)
+        else { return [] }
+        return rows.map { IndexPath(row: $0, section: 0) }
     }
 
-    public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation) {}
+    /// Asks the controller again for the cells of these rows, where they are on screen.
+    public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation) {
+        MainThreadWork.measure {
+            for row in Set(indexPaths.map(\.row)).sorted() {
+                guard let old = visibleCells[row], let controller else { continue }
+                visibleCells[row] = nil
+                controller.tableView(self, didEndDisplaying: old, forRowAt: IndexPath(row: row, section: 0))
+                enqueueForReuse(old)
+                visibleCells[row] = controller.tableView(self, cellForRowAt: IndexPath(row: row, section: 0))
+            }
+        }
+    }
 
-    public func reloadData() {}
+    /// Reloads everything at the next layout.
+    public func reloadData() {
+        needsReload = true
+    }
+
+    /// Moves the content as a touch does, clamped to the edges, and tells the delegate; the rows follow at
+    /// the next layout.
+    func scroll(to offset: Double) {
+        guard let controller else { return }
+        reloadIfNeeded(controller: controller)
+        let maxOffset = max(0, Double(numberOfRows) * rowHeight - viewportHeight)
+        let clamped = min(max(0, offset), maxOffset)
+        guard clamped != contentOffset else { return }
+        lastScrollDirection = clamped > contentOffset ? 1 : -1
+        contentOffset = clamped
+        controller.scrollViewDidScroll(self)
+    }
+
+    /// Lays out the rows for the current offset: cells leave, new rows get cells, prefetch calls go out.
+    func layoutIfNeeded() {
+        guard let controller, !isLayingOut else { return }
+        isLayingOut = true
+        defer { isLayingOut = false }
+        reloadIfNeeded(controller: controller)
+        let range = GestureTimeline.visibleRows(
+            at: contentOffset, rowHeight: rowHeight, viewport: viewportHeight, rowCount: numberOfRows)
+        for row in visibleCells.keys.sorted() where !(range?.contains(row) ?? false) {
+            removeCell(row: row, controller: controller)
+        }
+        if let range {
+            for row in range where visibleCells[row] == nil {
+                visibleCells[row] = controller.tableView(self, cellForRowAt: IndexPath(row: row, section: 0))
+            }
+        }
+        if range != reportedRange {
+            reportedRange = range
+            updatePrefetching(visible: range, controller: controller)
+        }
+    }
+
+    private func reloadIfNeeded(controller: TableViewController) {
+        guard needsReload else { return }
+        needsReload = false
+        numberOfRows = controller.tableView(self, numberOfRowsInSection: 0)
+        for row in visibleCells.keys.sorted() { removeCell(row: row, controller: controller) }
+    }
+
+    private func removeCell(row: Int, controller: TableViewController) {
+        guard let cell = visibleCells.removeValue(forKey: row) else { return }
+        controller.tableView(self, didEndDisplaying: cell, forRowAt: IndexPath(row: row, section: 0))
+        enqueueForReuse(cell)
+    }
+
+    private func enqueueForReuse(_ cell: TableViewCell) {
+        reusePool[cell.reuseIdentifier, default: []].append(cell)
+    }
+
+    /// Tells the controller which rows are coming up in the scroll direction, and which no longer are.
+    private func updatePrefetching(visible: ClosedRange<Int>?, controller: TableViewController) {
+        guard let visible, prefetchDistance > 0 else { return }
+        var wanted: Set<Int> = []
+        if lastScrollDirection > 0 {
+            let end = min(numberOfRows - 1, visible.upperBound + prefetchDistance)
+            if visible.upperBound < end { wanted.formUnion((visible.upperBound + 1)...end) }
+        } else {
+            let start = max(0, visible.lowerBound - prefetchDistance)
+            if start < visible.lowerBound { wanted.formUnion(start...(visible.lowerBound - 1)) }
+        }
+        let cancelled = prefetchedRows.subtracting(wanted).subtracting(visible).sorted()
+        let added = wanted.subtracting(prefetchedRows).sorted()
+        prefetchedRows = wanted
+        if !cancelled.isEmpty {
+            controller.tableView(
+                self, cancelPrefetchingForRowsAt: cancelled.map { IndexPath(row: $0, section: 0) })
+        }
+        if !added.isEmpty {
+            controller.tableView(self, prefetchRowsAt: added.map { IndexPath(row: $0, section: 0) })
+        }
+    }
 }
 
-/// What the app runs on: its movies.
+/// What the app runs on: its movies, the scenario's rows of the bundled catalog.
 public final class Phone: Sendable {
     public let movies: [Movie]
 
@@ -136,15 +268,23 @@ public final class Phone: Sendable {
         self.movies = movies
     }
 
-    static let current = Phone(movies: (try? MovieCatalog.bundled().rows(200)) ?? [])
+    /// The phone of this process, set by the live run before it makes the app.
+    static var current: Phone { shared.withLock { $0 } }
+
+    /// Sets the phone the app sees.
+    static func use(_ phone: Phone) { shared.withLock { $0 = phone } }
+
+    private static let shared = Mutex(Phone(movies: []))
 }
 
 /// A screen that owns a table and answers for it, `UITableViewController`'s look-alike, with the same
 /// overridable methods as the simulator's.
 open class TableViewController {
-    public let tableView = TableView()
+    public let tableView = TableView(screen: LiveScreen.current)
 
-    public init() {}
+    public init() {
+        tableView.controller = self
+    }
 
     /// The device the app runs on.
     public var phone: Phone { Phone.current }

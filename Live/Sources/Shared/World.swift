@@ -6,21 +6,25 @@ import Foundation
 #endif
 
 /// The network, for real: `data(contentsOf:)` is Foundation's `Data(contentsOf:)`, and the cancellable
-/// download a `URLSession` data task that stops when its operation is cancelled.
+/// download a `URLSession` data task that stops when its operation is cancelled. Every request goes out as
+/// plain `http` (`LiveAddress`), so the process's `http_proxy` sends it to the loopback server, and is
+/// counted as started.
 public final class Network: Sendable {
     public static let shared = Network()
 
-    /// Downloads a URL's body, blocking the calling thread; nil on any failure.
+    /// Downloads a URL's body, blocking the calling thread; nil on any failure. A URL without a host fails
+    /// at once, with no request.
     public func data(contentsOf url: URL) -> Data? {
-        try? Data(contentsOf: url)
+        guard let address = LiveAddress.request(for: url) else { return nil }
+        return try? Data(contentsOf: address)
     }
 
     /// Downloads a URL's body, blocking the calling thread until it arrives, fails, or `operation` is
     /// cancelled (seen within 10 ms), which cancels the transfer.
     public func data(from url: URL, cancellingWith operation: Operation) throws(NetworkError) -> Data {
-        guard url.host != nil else { throw .invalidURL }
+        guard let address = LiveAddress.request(for: url) else { throw .invalidURL }
         let answer = Answer()
-        let task = URLSession.shared.dataTask(with: url) { data, response, error in
+        let task = URLSession.shared.dataTask(with: address) { data, response, error in
             answer.set(data: data, response: response, error: error)
         }
         task.resume()

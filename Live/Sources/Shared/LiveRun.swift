@@ -1,0 +1,384 @@
+import Catalog
+import Dispatch
+import Foundation
+import Imaging
+import LiveServer
+import Posters
+import Scenarios
+import Synchronization
+
+/// Where a live request goes: the catalog's URL as plain `http` (the loopback server speaks no TLS), so
+/// that the process's `http_proxy` sends it to the server with its host kept.
+enum LiveAddress {
+    /// The URL a request for `url` asks for; nil for a URL with no host, which fails at once, unsent.
+    /// Counts the request as started.
+    static func request(for url: URL) -> URL? {
+        guard url.host != nil else { return nil }
+        LiveCounters.requestStarted()
+        return plain(url)
+    }
+
+    /// `url` with the scheme `http`.
+    static func plain(_ url: URL) -> URL {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false), parts.scheme != "http"
+        else { return url }
+        parts.scheme = "http"
+        return parts.url ?? url
+    }
+}
+
+/// What the app counted on its side of the network.
+enum LiveCounters {
+    private static let started = Atomic<Int>(0)
+
+    static func requestStarted() {
+        started.add(1, ordering: .relaxed)
+    }
+
+    /// Requests the app started (a URL without a host is none).
+    static var requestsStarted: Int { started.load(ordering: .relaxed) }
+}
+
+/// The screen the table fills, from the scenario's `screen` line.
+struct LiveScreen: Sendable {
+    var height = 667.0
+    var rowHeight = 88.0
+
+    /// The screen of this process's run, set before the app is made.
+    static var current: LiveScreen { shared.withLock { $0 } }
+
+    static func use(_ screen: LiveScreen) { shared.withLock { $0 = screen } }
+
+    private static let shared = Mutex(LiveScreen())
+}
+
+/// A live run's options: `--scenario NAME|FILE`, `--seed N`, `--concurrency N`, `--help`.
+struct LiveOptions {
+    var scenario = "course"
+    var seed: UInt64?
+    var run = RunOptions()
+
+    /// Why the arguments were refused.
+    struct Refusal: Error {
+        let message: String
+    }
+
+    static let usage = """
+        options: --scenario NAME|FILE (default course), --seed N, --concurrency N, --help
+        Runs the step live: real threads, real Foundation, a real HTTP server on loopback, wall-clock time.
+        """
+
+    /// Reads the arguments after the program's name; nil for `--help`.
+    static func parse(_ arguments: [String]) throws(Refusal) -> LiveOptions? {
+        var options = LiveOptions()
+        var rest = arguments[...]
+        func value(_ option: String) throws(Refusal) -> String {
+            guard let next = rest.popFirst() else { throw Refusal(message: "\(option) needs a value") }
+            return next
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--help", "-h": return nil
+            case "--scenario": options.scenario = try value(argument)
+            case "--seed":
+                let text = try value(argument)
+                guard let seed = UInt64(text) else {
+                    throw Refusal(message: "--seed takes a whole number from 0, not “\(text)”")
+                }
+                options.seed = seed
+            case "--concurrency":
+                let text = try value(argument)
+                guard let count = Int(text), (1...64).contains(count) else {
+                    throw Refusal(message: "--concurrency takes a whole number from 1 to 64, not “\(text)”")
+                }
+                options.run.concurrency = count
+            default:
+                throw Refusal(message: "unknown option “\(argument)” (the live mode takes \(usageLine))")
+            }
+        }
+        return options
+    }
+
+    private static let usageLine = "--scenario, --seed, --concurrency, --help"
+}
+
+/// One live run of a step: the loopback server with the scenario's network, the app on the real main
+/// thread, the scenario's gestures played on the wall clock at the screen's refresh rate.
+final class LiveRun {
+    let step: String
+    let scenario: Scenario
+    let seed: UInt64
+    let options: RunOptions
+    let makeApp: (RunOptions) -> TableViewController
+    let server: LiveServer
+    let timeline: GestureTimeline
+    /// The run's wall clock, started when the app is first launched.
+    private var clock = RunClock()
+    /// The vsync period in microseconds.
+    private let period: Double
+    private var app: TableViewController?
+    private var nextGesture = 0
+    private var gestureBegun = false
+    private var scrollStart: Int64?
+    private var scrollIntervals: [MainThreadWork.Stretch] = []
+    private var lateFrames: [MainThreadWork.Stretch] = []
+    private var frames = 0
+
+    /// Sets up the run: the catalog, the server and the proxy, before anything makes a `URLSession`.
+    init(
+        step: String, options: LiveOptions, makeApp: @escaping (RunOptions) -> TableViewController
+    ) throws {
+        self.step = step
+        scenario = try ScenarioParser.load(options.scenario)
+        seed = options.seed ?? scenario.seed ?? 7
+        self.options = options.run
+        self.makeApp = makeApp
+        let movies = try MovieCatalog.bundled().rows(scenario.rows)
+        Phone.use(Phone(movies: movies))
+        let screen = LiveScreen(
+            height: Double(scenario.screen.height), rowHeight: Double(scenario.screen.rowHeight))
+        LiveScreen.use(screen)
+        timeline = GestureTimeline(
+            actions: scenario.actions, rows: movies.count, rowHeight: screen.rowHeight,
+            viewport: screen.height)
+        period = 1_000_000 / Double(scenario.screen.refreshRate)
+        let catalogURLs = Self.catalogURLs(movies)
+        server = try LiveServer(
+            shape: Self.shape(scenario, seed: seed, catalogURLs: catalogURLs),
+            content: { host, path, _ in
+                Self.answer(catalogURLs["http://\(host)\(path)"] ?? "http://\(host)\(path)")
+            })
+        setenv("http_proxy", "http://127.0.0.1:\(server.port)", 1)
+        unsetenv("no_proxy")
+        unsetenv("NO_PROXY")
+        Self.prepare(posters: catalogURLs.values.sorted(), poolWidth: 6)
+    }
+
+    /// The catalog's URLs by the plain `http` address the server sees.
+    private static func catalogURLs(_ movies: [Movie]) -> [String: String] {
+        var urls: [String: String] = [:]
+        for movie in movies {
+            if let url = movie.url { urls[LiveAddress.plain(url).absoluteString] = url.absoluteString }
+        }
+        return urls
+    }
+
+    /// The scenario's network line as the server applies it: each request's latency is the round trip
+    /// plus the jitter the simulator draws for the same URL and attempt (times the slow host's factor).
+    private static func shape(_ scenario: Scenario, seed: UInt64, catalogURLs: [String: String]) -> LinkShape
+    {
+        let network = scenario.network
+        let slowHost = scenario.faults.slowHost
+        return LinkShape(
+            latency: { plain, attempt in
+                let url = catalogURLs[plain] ?? plain
+                var jitter = SeededGenerator(
+                    seed: seed ^ FNV1a64.hash(url) &+ UInt64(attempt), stream: "network-jitter")
+                var latency = network.rttMicroseconds + jitter.below(network.jitterMicroseconds)
+                if let slowHost, URL(string: url)?.host == slowHost.host {
+                    latency *= Int64(max(1, slowHost.factor))
+                }
+                return .microseconds(latency)
+            },
+            bytesPerSecond: Int(network.bandwidthBytesPerSecond),
+            connectionsPerHost: network.connectionsPerHost)
+    }
+
+    /// What the server answers for a catalog URL: the generated poster stamped with its URL, the bytes
+    /// the simulator's server sends, or 404 for a removed poster.
+    private static func answer(_ url: String) -> LiveResponse {
+        if url.contains("/removed/") {
+            return LiveResponse(
+                status: 404, body: Array("404 Not Found: the poster was removed.\n".utf8),
+                contentType: "text/plain")
+        }
+        return LiveResponse(status: 200, body: PosterStamp.stamp(PosterMemo.shared.png(for: url), url: url))
+    }
+
+    /// Makes every poster the run may ask for, on the dispatch pool, and keeps `poolWidth` of the pool's
+    /// threads busy at once before returning: Linux's pool starts about two threads wide and grows about
+    /// one a second, so a fresh process's queues would otherwise wait for threads (an iPhone's do not).
+    private static func prepare(posters: [String], poolWidth: Int) {
+        let warmup = PoolWarmup()
+        let group = DispatchGroup()
+        let deadline = Date(timeIntervalSinceNow: 15)
+        for _ in 0..<poolWidth {
+            DispatchQueue.global().async(group: group) {
+                while let index = warmup.take(below: posters.count) {
+                    _ = PosterMemo.shared.png(for: posters[index])
+                }
+                warmup.arrive(waitingFor: poolWidth, until: deadline)
+            }
+        }
+        group.wait()
+    }
+
+    /// Plays the scenario to its end (and on, until a main thread that was blocked at the end has taken in
+    /// every gesture) and returns the report.
+    func run() -> LiveReport {
+        // A timer far away keeps the main run loop waiting for its sources instead of returning at once.
+        let keepAlive = Timer(timeInterval: 3600, repeats: true) { _ in }
+        RunLoop.main.add(keepAlive, forMode: .default)
+        clock = RunClock()
+        MainThreadWork.start(on: clock)
+        var systemEvents = timeline.systemEvents[...]
+        launch(at: 0)
+        var due: Int64 = 0
+        while true {
+            let begin = clock.now
+            // The scenario's end, or later if the main thread was blocked then: every gesture is taken in.
+            if begin >= timeline.endTime && nextGesture >= timeline.gestures.count { break }
+            let restedAt: Bool = MainThreadWork.measure {
+                while let event = systemEvents.first, event.time <= begin {
+                    systemEvents.removeFirst()
+                    switch event.event {
+                    case .memoryWarning: app?.didReceiveMemoryWarning()
+                    case .relaunch: launch(at: event.time)
+                    }
+                }
+                let rested = deliverTouches(now: begin)
+                app?.tableView.layoutIfNeeded()
+                return rested
+            }
+            let finished = clock.now
+            let expected = vsync(atOrAfter: due + 1)
+            let presented = vsync(atOrAfter: max(finished, expected))
+            if presented > expected { lateFrames.append(.init(start: expected, end: presented)) }
+            if restedAt, let start = scrollStart {
+                scrollIntervals.append(.init(start: start, end: presented))
+                scrollStart = nil
+            }
+            frames += 1
+            due = presented
+            while clock.now < presented {
+                _ = RunLoop.main.run(mode: .default, before: clock.date(at: presented))
+            }
+        }
+        if let start = scrollStart { scrollIntervals.append(.init(start: start, end: clock.now)) }
+        keepAlive.invalidate()
+        let wall = clock.now
+        let started = LiveCounters.requestsStarted
+        let log = server.log(count: started, within: .seconds(10))
+        return LiveReport(
+            step: step, scenario: scenario.name, seed: seed, wallMicroseconds: wall, frames: frames,
+            requestsStarted: started, serverLog: log, stretches: MainThreadWork.stretches,
+            lateFrames: lateFrames, scrollIntervals: scrollIntervals, screen: finalScreen(),
+            faultsIgnored: !scenario.faults.isEmpty && scenario.faults != Self.slowHostOnly(scenario))
+    }
+
+    /// The scenario's faults if it had only its slow host (which the server applies).
+    private static func slowHostOnly(_ scenario: Scenario) -> FaultSettings {
+        var faults = FaultSettings()
+        faults.slowHost = scenario.faults.slowHost
+        return faults
+    }
+
+    /// The first vsync at or after `time`.
+    private func vsync(atOrAfter time: Int64) -> Int64 {
+        Int64((Double(time) / period).rounded(.up) * period)
+    }
+
+    /// Makes the app (again, at a relaunch at `time` on the scenario's timeline): a new controller, loaded
+    /// and laid out at the top, that takes in the gestures starting from `time` on.
+    private func launch(at time: Int64) {
+        nextGesture = timeline.gestures.firstIndex { $0.start >= time } ?? timeline.gestures.count
+        gestureBegun = false
+        MainThreadWork.measure {
+            let app = makeApp(options)
+            self.app = app
+            app.viewDidLoad()
+            app.tableView.layoutIfNeeded()
+        }
+    }
+
+    /// Delivers every touch that arrived up to `now`, in order, as UIKit does when the main thread comes
+    /// back to its run loop, moving the table and telling its delegate; true when a gesture came to rest.
+    private func deliverTouches(now: Int64) -> Bool {
+        guard let app else { return false }
+        let table = app.tableView
+        var rested = false
+        while nextGesture < timeline.gestures.count {
+            let gesture = timeline.gestures[nextGesture]
+            guard gesture.start <= now else { break }
+            if !gestureBegun {
+                gestureBegun = true
+                if scrollStart == nil { scrollStart = max(gesture.start, scrollIntervals.last?.end ?? 0) }
+                table.isDragging = true
+                app.scrollViewWillBeginDragging(table)
+            }
+            if now < gesture.release {
+                table.scroll(to: gesture.offset(at: now))
+                break
+            }
+            if table.isDragging {
+                table.scroll(to: gesture.releaseOffset)
+                app.scrollViewWillEndDragging(
+                    table, withVelocity: gesture.velocity, targetContentOffset: gesture.restOffset)
+                table.isDragging = false
+                table.isDecelerating = gesture.decelerates
+                app.scrollViewDidEndDragging(table, willDecelerate: gesture.decelerates)
+                if !gesture.decelerates {
+                    nextGesture += 1
+                    gestureBegun = false
+                    rested = true
+                    continue
+                }
+            }
+            if now < gesture.end {
+                table.scroll(to: gesture.offset(at: now))
+                break
+            }
+            table.scroll(to: gesture.restOffset)
+            table.isDecelerating = false
+            app.scrollViewDidEndDecelerating(table)
+            nextGesture += 1
+            gestureBegun = false
+            rested = true
+        }
+        return rested
+    }
+
+    /// The rows on screen at the end and what each shows.
+    private func finalScreen() -> [LiveReport.ScreenRow] {
+        guard let table = app?.tableView else { return [] }
+        return table.visibleCells.keys.sorted().compactMap { row in
+            guard let cell = table.visibleCells[row] else { return nil }
+            let image = cell.imageView.image
+            let shows: String
+            switch image?.kind {
+            case .poster: shows = "image"
+            case .failed: shows = "failed"
+            case .placeholder, nil: shows = "placeholder"
+            }
+            return LiveReport.ScreenRow(
+                row: row, shows: shows, imageHash: image?.kind == .poster ? image?.bitmap.contentHash : nil,
+                title: cell.textLabel.text ?? "")
+        }
+    }
+}
+
+/// The posters handed out to the warming threads, and how many of them are waiting together.
+///
+/// `@unchecked Sendable`: both counts are read and written only while `condition` is held.
+private final class PoolWarmup: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var taken = 0
+    private var arrived = 0
+
+    /// The next poster's index, nil when all `count` are taken.
+    func take(below count: Int) -> Int? {
+        condition.withLock {
+            defer { taken += 1 }
+            return taken < count ? taken : nil
+        }
+    }
+
+    /// Waits until `width` threads wait here together, or until `deadline`.
+    func arrive(waitingFor width: Int, until deadline: Date) {
+        condition.withLock {
+            arrived += 1
+            condition.broadcast()
+            while arrived < width && condition.wait(until: deadline) {}
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+
+/// The live run's clock: microseconds of wall-clock time since the run began (continuous, so a clock
+/// change does not move it).
+struct RunClock: Sendable {
+    private let start = ContinuousClock.now
+
+    /// Microseconds since the run began.
+    var now: Int64 { PhoneClock.microseconds(start.duration(to: .now)) }
+
+    /// The moment `microseconds` after the run began, as a `Date` for `RunLoop.run(mode:before:)`.
+    func date(at microseconds: Int64) -> Date {
+        Date(timeIntervalSinceNow: Double(microseconds - now) / 1_000_000)
+    }
+}
+
+/// The stretches of time the main thread spent in app work: every call the frame loop makes into the app
+/// (touch delivery with its delegate callbacks, laying out rows with `cellForRowAt`, `prepareForReuse` and
+/// `didEndDisplaying`, memory warnings, launches) and every table call the app makes from a main-queue
+/// block (`reloadRows`). Work nested in other work counts once, in the outer stretch. Main-queue work that
+/// never calls the table is not seen.
+enum MainThreadWork {
+    /// One stretch of app work on the main thread, in run microseconds.
+    struct Stretch: Sendable, Equatable {
+        let start: Int64
+        let end: Int64
+
+        var microseconds: Int64 { end - start }
+    }
+
+    private struct State {
+        var clock: RunClock?
+        var depth = 0
+        var openedAt: Int64 = 0
+        var stretches: [Stretch] = []
+    }
+
+    private static let state = Mutex(State())
+
+    /// Starts counting on `clock`, forgetting any earlier stretches.
+    static func start(on clock: RunClock) {
+        state.withLock { $0 = State(clock: clock) }
+    }
+
+    /// Runs `work`, counting its time as app work when it runs on the main thread.
+    static func measure<T>(_ work: () throws -> T) rethrows -> T {
+        guard Thread.isMainThread else { return try work() }
+        state.withLock { state in
+            if state.depth == 0, let clock = state.clock { state.openedAt = clock.now }
+            state.depth += 1
+        }
+        defer {
+            state.withLock { state in
+                state.depth -= 1
+                if state.depth == 0, let clock = state.clock {
+                    state.stretches.append(Stretch(start: state.openedAt, end: clock.now))
+                }
+            }
+        }
+        return try work()
+    }
+
+    /// Every stretch so far, in time order.
+    static var stretches: [Stretch] { state.withLock { $0.stretches } }
+}
