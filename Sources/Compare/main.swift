@@ -84,7 +84,10 @@ enum Compare {
                         "runs every step on one scenario and prints a table, a column per step, with the oracle.",
                     accepting: accepted)
                     + "  --sweep [N]           every step on N generated scenarios (50 if no N is given), and\n"
-                    + "                        each step's distance beyond the limit: median and worst case\n"
+                    + "                        each step's distance beyond the limit: median and worst case,\n"
+                    + "                        then the last step's goals against the one before and the plan;\n"
+                    + "                        exits 1 if a step beats a bound or misses a goal without a known\n"
+                    + "                        cause\n"
                     + "\nThe step executables must be built next to Compare: run `swift build` first.\n"
                     + "Each step may run for COMPARE_TIME_LIMIT seconds (default 600) before it is stopped.\n",
                 terminator: "")
