@@ -60,7 +60,8 @@ enum Step5Ablation {
         var lines = ["| technique | scenario | metric | Step5Concurrency | with it taken out (put in) |"]
         lines.append("|---|---|---|---:|---:|")
         for entry in entries {
-            let with = try Step5Tests.run(entry.scenario, techniques: .all)
+            // The step as shipped: the run every test shares.
+            let with = try SharedRuns.shared.result(.concurrency, entry.scenario)
             let changed = try Step5Tests.run(
                 entry.scenario,
                 techniques: entry.isLeftOut
