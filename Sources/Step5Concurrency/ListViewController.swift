@@ -4,8 +4,9 @@ import func Foundation.log
 
 /// The hot-movies list, fifth version: step 4's app in Swift concurrency. Each cell's poster loads in a
 /// `Task` the cell cancels when it is reused; an actor keeps one load per URL; posters are decoded at
-/// the cell's pixel size. Rows that a slow drag brings on screen load at once, which fills the screen
-/// without step 4's prefetch guesses (the low-priority prefetch tasks are still here, to measure).
+/// the cell's pixel size. Rows that a slow drag brings on screen load at once, and the rows a fling will
+/// stop on load from the moment the finger lifts, which fills the screen without step 4's prefetch
+/// guesses (the low-priority prefetch tasks are still here, to measure).
 ///
 /// The controller is isolated to `PhoneMainActor`, the simulated phone's stand-in for `@MainActor`.
 /// The look-alike UIKit in `Shared` is not annotated (steps 1–4 have no actors), so each callback enters
