@@ -52,56 +52,6 @@ struct LiveScreen: Sendable {
     private static let shared = Mutex(LiveScreen())
 }
 
-/// A live run's options: `--scenario NAME|FILE`, `--seed N`, `--concurrency N`, `--help`.
-struct LiveOptions {
-    var scenario = "course"
-    var seed: UInt64?
-    var run = RunOptions()
-
-    /// Why the arguments were refused.
-    struct Refusal: Error {
-        let message: String
-    }
-
-    static let usage = """
-        options: --scenario NAME|FILE (default course), --seed N, --concurrency N, --help
-        Runs the step live: real threads, real Foundation, a real HTTP server on loopback, wall-clock time.
-        """
-
-    /// Reads the arguments after the program's name; nil for `--help`.
-    static func parse(_ arguments: [String]) throws(Refusal) -> LiveOptions? {
-        var options = LiveOptions()
-        var rest = arguments[...]
-        func value(_ option: String) throws(Refusal) -> String {
-            guard let next = rest.popFirst() else { throw Refusal(message: "\(option) needs a value") }
-            return next
-        }
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--help", "-h": return nil
-            case "--scenario": options.scenario = try value(argument)
-            case "--seed":
-                let text = try value(argument)
-                guard let seed = UInt64(text) else {
-                    throw Refusal(message: "--seed takes a whole number from 0, not “\(text)”")
-                }
-                options.seed = seed
-            case "--concurrency":
-                let text = try value(argument)
-                guard let count = Int(text), (1...64).contains(count) else {
-                    throw Refusal(message: "--concurrency takes a whole number from 1 to 64, not “\(text)”")
-                }
-                options.run.concurrency = count
-            default:
-                throw Refusal(message: "unknown option “\(argument)” (the live mode takes \(usageLine))")
-            }
-        }
-        return options
-    }
-
-    private static let usageLine = "--scenario, --seed, --concurrency, --help"
-}
-
 /// One live run of a step: the loopback server with the scenario's network, the app on the real main
 /// thread, the scenario's gestures played on the wall clock at the screen's refresh rate.
 final class LiveRun {
@@ -240,6 +190,8 @@ final class LiveRun {
                 app?.tableView.layoutIfNeeded()
                 return rested
             }
+            LiveJudge.frame(app?.tableView, at: begin)
+            LiveDrawing.frame(app?.tableView, at: begin)
             let finished = clock.now
             let expected = vsync(atOrAfter: due + 1)
             let presented = vsync(atOrAfter: max(finished, expected))
@@ -256,6 +208,7 @@ final class LiveRun {
         }
         if let start = scrollStart { scrollIntervals.append(.init(start: start, end: clock.now)) }
         keepAlive.invalidate()
+        LiveDrawing.finish()
         let wall = clock.now
         let started = LiveCounters.requestsStarted
         let log = server.log(count: started, within: .seconds(10))
