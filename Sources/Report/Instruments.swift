@@ -5,14 +5,9 @@ import Runtime
 /// the recorder of the host whose simulated thread makes it (`SimulatedThread.host`); outside a run, to
 /// none.
 public enum Instruments {
-    /// The app served a picture from its memory cache.
-    public static func memoryCacheHit(_ url: URL) {
-        recorder?.memoryCacheLookup(url: url.absoluteString, hit: true)
-    }
-
-    /// The app looked a picture up in its memory cache and did not find it.
-    public static func memoryCacheMiss(_ url: URL) {
-        recorder?.memoryCacheLookup(url: url.absoluteString, hit: false)
+    /// The app looked a picture up in its memory cache: found it (`hit`, a memory-cache hit) or not.
+    public static func memoryCacheLookup(_ url: URL, hit: Bool) {
+        recorder?.memoryCacheLookup(url: url.absoluteString, hit: hit)
     }
 
     /// The app stored `url`'s picture of `cost` bytes in its memory cache, which holds at most `limit`
@@ -33,9 +28,9 @@ public enum Instruments {
     }
 
     /// The app's disk cache found a file for one URL holding another URL's header, and treated it as a
-    /// miss; traced as `disk_cache_mismatch` with the file and both URLs (the app says so once a launch).
+    /// miss; traced as `disk_cache_mismatch` with the file and both URLs, the first time in a launch.
     public static func diskCacheMismatch(file: String, requested: String, found: String) {
-        recorder?.event(.diskCacheMismatch(file: file, url: requested, found: found))
+        recorder?.diskCacheMismatch(file: file, url: requested, found: found)
     }
 
     private static var recorder: Recorder? { (SimulatedThread.currentHost as? any RecordingHost)?.recorder }

@@ -23,6 +23,8 @@ package final class Recorder {
     private var lastCompletedDownload: [String: Int] = [:]
     /// The URLs the app looked up in its memory cache or stored in it, in order, a list per launch.
     private var memoryCacheLookups: [[BeladyMIN.Reference<String>]] = [[]]
+    /// Whether a disk-cache mismatch was traced in this launch.
+    private var reportedMismatchThisLaunch = false
     /// The memory cache's limit in bytes, once the app stored a picture in it.
     private var memoryCacheLimit: Int?
     /// The cost of the smallest picture the app stored in its memory cache.
@@ -179,6 +181,13 @@ package final class Recorder {
         event(.diskRead(file: path, bytes: bytes ?? 0, thread: thread, micros: micros))
     }
 
+    /// A disk-cache file held another URL's header: traced the first time in a launch.
+    package func diskCacheMismatch(file: String, url: String, found: String) {
+        guard !reportedMismatchThisLaunch else { return }
+        reportedMismatchThisLaunch = true
+        event(.diskCacheMismatch(file: file, url: url, found: found))
+    }
+
     /// The app looked a URL up in its memory cache and found its picture (`hit`) or not.
     package func memoryCacheLookup(url: String, hit: Bool) {
         guard isLive else { return }
@@ -304,6 +313,7 @@ package final class Recorder {
     /// A new launch began: downloads of the previous one no longer count as duplicates.
     package func launched() {
         completedURLsThisLaunch = []
+        reportedMismatchThisLaunch = false
         if !(memoryCacheLookups.last?.isEmpty ?? false) { memoryCacheLookups.append([]) }
     }
 

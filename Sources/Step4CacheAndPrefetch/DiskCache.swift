@@ -7,22 +7,14 @@ import Synchronization
 /// one, and start with a header of the byte count, the disk's keyed seal of the bytes and the URL: a
 /// damaged, foreign or forged file is a miss (another URL's, said once), never a wrong picture. A failed
 /// write turns the cache off for the launch, said once; the app carries on with the network alone.
-///
-/// Every download thread reads and writes it at once, so its two flags are behind a lock: written on one
-/// thread and read on another without one, they would be a data race.
+/// Download threads share it, so that flag is atomic: a plain `Bool` would be a data race.
 final class DiskCache: Sendable {
     let directory: URL
-    private let flags = Mutex(Flags())
-
-    private struct Flags {
-        /// Set by the first failed write.
-        var isOff = false
-        /// Whether a file with another URL's header was reported this launch.
-        var reportedMismatch = false
-    }
+    /// Set by the first failed write.
+    private let off = Atomic(false)
 
     /// Whether a write failed: from then on the cache neither reads nor writes.
-    var isOff: Bool { flags.withLock { $0.isOff } }
+    var isOff: Bool { off.load(ordering: .relaxed) }
 
     init(directory: URL) {
         self.directory = directory
@@ -47,15 +39,8 @@ final class DiskCache: Sendable {
         let body = Array(bytes[(newline + 1)...])
         let storedURL = header.split(separator: " ", maxSplits: 3).dropFirst(3).first.map(String.init)
         if let storedURL, storedURL != url.absoluteString {
-            let isFirstMismatch = flags.withLock { flags in
-                defer { flags.reportedMismatch = true }
-                return !flags.reportedMismatch
-            }
-            if isFirstMismatch {
-                Instruments.diskCacheMismatch(
-                    file: fileURL(for: url).lastPathComponent, requested: url.absoluteString, found: storedURL
-                )
-            }
+            Instruments.diskCacheMismatch(
+                file: fileURL(for: url).lastPathComponent, requested: url.absoluteString, found: storedURL)
             return nil
         }
         guard header == Self.header(for: url, body: body) else { return nil }
@@ -68,7 +53,7 @@ final class DiskCache: Sendable {
         let body = [UInt8](data)
         let file = Array((Self.header(for: url, body: body) + "\n").utf8) + body
         if !Disk.shared.write(Data(file), to: fileURL(for: url), atomically: true) {
-            flags.withLock { $0.isOff = true }
+            off.store(true, ordering: .relaxed)
             Instruments.diskCacheOff(reason: "a write to \(directory.lastPathComponent) failed")
         }
     }

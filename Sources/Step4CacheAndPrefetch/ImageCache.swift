@@ -19,16 +19,13 @@ final class ImageCache {
         self.totalCostLimit = totalCostLimit
     }
 
-    /// The cached poster for a URL, marking it recently used; counts a memory-cache hit or miss.
+    /// The cached poster for a URL, marking it recently used; counts the lookup, a hit or a miss.
     func image(forKey url: URL) -> Image? {
-        guard var entry = entries[url] else {
-            Instruments.memoryCacheMiss(url)
-            return nil
-        }
+        Instruments.memoryCacheLookup(url, hit: entries[url] != nil)
+        guard var entry = entries[url] else { return nil }
         clock += 1
         entry.lastUse = clock
         entries[url] = entry
-        Instruments.memoryCacheHit(url)
         return entry.image
     }
 

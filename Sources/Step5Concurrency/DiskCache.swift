@@ -16,8 +16,6 @@ actor DiskCache {
     let sizeLimit: Int
     /// Whether a write failed: from then on the cache neither reads nor writes.
     private(set) var isOff = false
-    /// Whether a file with another URL's header was reported this launch.
-    private var reportedMismatch = false
     /// Each file's size and when it was last used (a counter), by file name.
     private var index: [String: (size: Int, lastUse: Int)]?
     /// The sizes in `index` added up.
@@ -44,7 +42,8 @@ actor DiskCache {
         let body = Array(bytes[(newline + 1)...])
         let storedURL = header.split(separator: " ", maxSplits: 3).dropFirst(3).first.map(String.init)
         if let storedURL, storedURL != url.absoluteString {
-            await reportMismatch(file: file.lastPathComponent, requested: url, found: storedURL)
+            Instruments.diskCacheMismatch(
+                file: file.lastPathComponent, requested: url.absoluteString, found: storedURL)
             return nil
         }
         guard header == Self.header(for: url, body: body),
@@ -56,13 +55,6 @@ actor DiskCache {
     /// Whether a URL has a file (free: no read), so a row scrolling by can be filled from disk.
     nonisolated func containsData(for url: URL) -> Bool {
         Disk.shared.fileExists(at: fileURL(for: url))
-    }
-
-    /// Says once per launch that a file held another URL's header.
-    private func reportMismatch(file: String, requested url: URL, found: String) {
-        guard !reportedMismatch else { return }
-        reportedMismatch = true
-        Instruments.diskCacheMismatch(file: file, requested: url.absoluteString, found: found)
     }
 
     /// Marks a file read as used; false when the cache is off (its files are not to be trusted).
