@@ -3,7 +3,7 @@ import Shared
 /// Applies the sepia filter to one downloaded poster on a background queue.
 ///
 /// `@unchecked Sendable`, as Swift 6 asks of an `Operation` subclass: the compiler no longer checks what it
-/// shares, such as the record `main()` writes on a worker while the main thread may be reading it.
+/// shares between threads (chapter 2 shows what that lets through).
 final class ImageFiltration: Operation, @unchecked Sendable {
     let movieRecord: MovieRecord
 

@@ -3,11 +3,11 @@ import Shared
 /// Fetches one poster, from the disk cache if it is there, else from the network, decodes it, and keeps
 /// the downloaded bytes on disk for the next launch.
 ///
-/// `@unchecked Sendable`, as Swift 6 asks of an `Operation` subclass: the queue's threads hand it on, and
-/// what `main()` writes is read only after the operation finished.
+/// `@unchecked Sendable`, as Swift 6 asks of an `Operation` subclass: the compiler no longer checks what it
+/// shares between threads (chapter 2 shows what that lets through).
 final class ImageDownloader: Operation, @unchecked Sendable {
     let url: URL
-    /// The disk cache (nil without one).
+    /// The disk cache, read first and filled after a download.
     let diskCache: DiskCache?
     /// The decoded poster; nil until it succeeds, and on failure.
     private(set) var image: Image?

@@ -2,8 +2,8 @@ import Shared
 
 /// Applies the sepia filter to one decoded poster.
 ///
-/// `@unchecked Sendable`, as Swift 6 asks of an `Operation` subclass: the queue's threads hand it on, and
-/// what `main()` writes is read only after the operation finished.
+/// `@unchecked Sendable`, as Swift 6 asks of an `Operation` subclass: the compiler no longer checks what it
+/// shares between threads (chapter 2 shows what that lets through).
 final class ImageFiltration: Operation, @unchecked Sendable {
     let image: Image
     /// The filtered poster; nil until done.

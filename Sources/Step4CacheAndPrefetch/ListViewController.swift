@@ -11,9 +11,9 @@ final class ListViewController: TableViewController, @unchecked Sendable {
     /// The parts that are on (all, unless `--without` turns some off).
     let techniques: Set<Technique>
     let movieOperations: MovieOperations
-    /// Filtered posters in memory, by URL, within a cost limit (none without a memory cache).
+    /// Filtered posters in memory, by URL, within a cost limit.
     let imageCache: ImageCache
-    /// Downloaded posters on disk, kept across launches (nil without a disk cache).
+    /// Downloaded posters on disk, kept across launches.
     lazy var diskCache: DiskCache? =
         techniques.contains(.diskCache)
         ? DiskCache(directory: Disk.shared.cachesDirectory.appendingPathComponent("Posters")) : nil
@@ -24,7 +24,7 @@ final class ListViewController: TableViewController, @unchecked Sendable {
     /// How many rows past the screen are prefetched when the table stops.
     let prefetchDistance = 2
 
-    /// `concurrency`, when given, overrides the five downloads at once (or one, without extra concurrency).
+    /// `concurrency`, when given, overrides the five downloads at once.
     init(techniques: Set<Technique>, concurrency: Int?) {
         self.techniques = techniques
         movieOperations = MovieOperations(
