@@ -10,8 +10,13 @@ import World
 
 /// The command-line harness every step shares: options, scenario, the run, and the reports.
 ///
-/// A step's `main.swift` is one call: `Workbook.main(step:summary:makeApp:)`.
+/// A step's `main.swift` is one call, the same in every step: `Workbook.main(StepInfo.self)`.
 public enum Workbook {
+    /// Runs the step `StepInfo` describes as a command, as `main(step:summary:techniques:makeApp:)` does.
+    public static func main(_ step: any WorkbookStep.Type) -> Never {
+        main(step: step.name, summary: step.summary, techniques: step.techniques, makeApp: step.makeApp)
+    }
+
     /// The seed used when neither the scenario nor `--seed` gives one.
     package static let defaultSeed: UInt64 = 7
 

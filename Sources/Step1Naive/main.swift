@@ -1,3 +1,3 @@
 import Shared
 
-Workbook.main(step: StepInfo.name, summary: StepInfo.summary, makeApp: StepInfo.makeApp)
+Workbook.main(StepInfo.self)

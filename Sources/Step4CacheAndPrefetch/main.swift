@@ -1,5 +1,3 @@
 import Shared
 
-Workbook.main(
-    step: StepInfo.name, summary: StepInfo.summary, techniques: StepInfo.techniques,
-    makeApp: StepInfo.makeApp)
+Workbook.main(StepInfo.self)
