@@ -25,6 +25,8 @@ import Shared
 ///   holds code cut from a source file: inside the declaration (found as `Course` finds it, skipping
 ///   comments and strings), the lines from the first one holding the text, as many as the number says
 ///   (`all`: to the declaration's closing brace), unindented, in a Swift fence.
+/// - `<!-- workbook: diffstat Sources/Step3IdleOnly Sources/Step4CacheAndPrefetch -->` holds how many lines
+///   change between two step folders, file by file, as `diff -ruN --minimal` counts them (`StepDiff`).
 /// `WORKBOOK_RECORD=1 swift test --filter Walkthrough` rewrites every block from fresh runs.
 enum WalkthroughBlocks {
     /// The path of `Walkthrough.md`, found from this source file.
@@ -177,6 +179,12 @@ enum WalkthroughBlocks {
             return Generated(body: try Step5Ablation.table())
         case "code":
             return Generated(body: try code(String(directive.dropFirst(kind.count))))
+        case "diffstat":
+            guard words.count == 3 else {
+                throw WorkbookError.badInput(
+                    "walkthrough: expected “diffstat FOLDER FOLDER” in “\(directive)”")
+            }
+            return Generated(body: try StepDiff.table(from: words[1], to: words[2], root: documentFolder))
         default:
             throw WorkbookError.badInput("walkthrough: unknown directive “\(kind)”")
         }
