@@ -3,8 +3,7 @@ import Testing
 @testable import Report
 
 /// Belady's MIN against every way a cache could choose, on small sequences.
-@Suite("Belady's MIN")
-struct BeladyMINTests {
+extension ImagingTests {
     @Test("MIN has as many hits as the best of every admission and eviction choice")
     func matchesBruteForce() {
         for batch in 0..<8 { Self.matchBruteForce(batch: batch) }

@@ -3,8 +3,8 @@ import Testing
 
 @testable import Imaging
 
-@Suite("Bitmap and checksums")
-struct BitmapTests {
+/// Bitmap and checksums.
+extension CodecTests {
     @Test("The pixel hash depends on size and on every byte")
     func hashDependsOnSizeAndBytes() {
         let red = Bitmap(width: 2, height: 3, filledWith: RGBA(red: 255, green: 0, blue: 0))

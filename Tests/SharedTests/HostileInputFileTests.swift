@@ -12,8 +12,7 @@ import Testing
 
 /// What a teacher's own files can do wrong beyond the grammar: size, bytes, folders. Each is refused with
 /// a message naming the file (or the option) and what is expected, and nothing traps.
-@Suite("Hostile input files and folders")
-struct HostileInputFileTests {
+extension InputTests {
     /// A sparse file of `bytes` bytes (instant to make, whatever its size).
     func sparseFile(_ url: URL, bytes: UInt64, startingWith prefix: String) throws {
         try Data(prefix.utf8).write(to: url)

@@ -3,8 +3,8 @@ import Testing
 
 @testable import Imaging
 
-@Suite("Deflate Huffman codes")
-struct HuffmanCodeTests {
+/// Deflate Huffman codes.
+extension CodecTests {
     /// The Kraft sum of a set of code lengths, scaled by 2^limit: exactly 2^limit for a complete code.
     static func kraftSum(_ lengths: [UInt8], limit: Int) -> Int {
         lengths.filter { $0 > 0 }.reduce(0) { $0 + 1 << (limit - Int($1)) }

@@ -9,8 +9,7 @@ import Testing
 
 /// A picture keeps how its pixels were made, not the pixels (`ImagePixels`), and remembers a served
 /// poster's bytes by its URL (`PNGBytes`): what it gives back must be exactly what it was made from.
-@Suite("Image pixels made on demand")
-struct ImagePixelsTests {
+extension ImagingTests {
     /// A URL of this suite's own, so other suites' posters never meet it.
     static func url(_ index: Int) -> String { "https://img.posters.test/image-pixels-\(index).png" }
 

@@ -5,8 +5,7 @@ import Testing
 @testable import Imaging
 
 /// The zlib/DEFLATE inflater on stored, fixed and dynamic blocks, and on broken streams.
-@Suite("Inflater")
-struct InflaterTests {
+extension CodecTests {
     /// The forty lines Python's zlib compressed into `dynamicText`.
     static var text: [UInt8] {
         (0..<40).flatMap {

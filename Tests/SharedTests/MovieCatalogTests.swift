@@ -5,8 +5,8 @@ import Testing
 
 @testable import Catalog
 
-@Suite("Movie catalog")
-struct MovieCatalogTests {
+/// Movie catalog.
+extension InputTests {
     /// The article's eight titled rows, then `hangge.com`, written out by hand from the article.
     static let articleRows: [(name: String, picture: String, kind: String)] = [
         ("港囧", "p2266145079", "spst"),

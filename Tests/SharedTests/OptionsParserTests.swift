@@ -3,8 +3,8 @@ import Testing
 
 @testable import CLI
 
-@Suite("Command-line options")
-struct OptionsParserTests {
+/// Command-line options.
+extension InputTests {
     /// Parses arguments expected to fail and returns the error.
     func parseError(_ arguments: [String]) -> OptionsError? {
         do {

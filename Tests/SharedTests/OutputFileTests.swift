@@ -9,8 +9,7 @@ import Testing
 @testable import World
 
 /// The parts that open outputs, word file errors and name inputs, in this process.
-@Suite("Output files and input names")
-struct OutputFileTests {
+extension InputTests {
     @Test("A FIFO without a reader is refused at once, naming the option, the path and why")
     func fifoWithoutReader() throws {
         let folder = try StepFixtures.folder("fifo")

@@ -6,8 +6,7 @@ import Testing
 
 /// Decompression bombs: small files that claim or inflate to far more than they should. Each is refused
 /// before memory for the claim is allocated.
-@Suite("PNG decoder on decompression bombs")
-struct PNGBombTests {
+extension CodecTests {
     /// A zlib stream of `count` zero bytes in one fixed-Huffman block of 258-byte back-references: about
     /// 160 output bytes per input byte. The Adler-32 is that of the zeros.
     static func zeroBomb(count: Int) -> [UInt8] {

@@ -6,8 +6,7 @@ import Testing
 
 /// Hand-built PNGs of every colour type, bit depth, transparency form, filter and interlacing,
 /// with the expected pixels worked out by hand.
-@Suite("PNG decoder")
-struct PNGDecoderTests {
+extension CodecTests {
     /// Decodes a one-row image and returns its RGBA bytes.
     func decodeRow(
         width: Int, bitDepth: UInt8, colorType: UInt8, row: [UInt8], chunks: [[UInt8]] = []

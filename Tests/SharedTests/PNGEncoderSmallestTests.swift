@@ -4,8 +4,8 @@ import Testing
 
 @testable import Imaging
 
-@Suite("PNG encoder, smallest effort, and the cost-driven deflate parse")
-struct PNGEncoderSmallestTests {
+/// PNG encoder, smallest effort, and the cost-driven deflate parse.
+extension CodecTests {
     /// Inputs of every kind the parse meets: empty and tiny, runs, repeats near and far, noise, and a
     /// noisy gradient like a photograph's filtered rows.
     static func streams() -> [(name: String, bytes: [UInt8])] {
@@ -94,8 +94,8 @@ struct PNGEncoderSmallestTests {
 
     @Test("The smallest effort decodes to the same pixels and is never larger than the standard one")
     func smallestRoundTripsAndIsSmaller() throws {
-        for (name, bitmap) in PNGEncoderTests.sampleBitmaps()
-            + PNGEncoderTests.layoutSamples().map({
+        for (name, bitmap) in CodecTests.sampleBitmaps()
+            + CodecTests.layoutSamples().map({
                 ($0.name, $0.bitmap)
             })
         {
@@ -109,7 +109,7 @@ struct PNGEncoderSmallestTests {
 
     @Test("The standard effort is what encode(_:) writes, and the smallest effort is deterministic")
     func effortsAreStable() {
-        for (_, bitmap) in PNGEncoderTests.sampleBitmaps() {
+        for (_, bitmap) in CodecTests.sampleBitmaps() {
             #expect(PNGEncoder.encode(bitmap, effort: .standard) == PNGEncoder.encode(bitmap))
             #expect(
                 PNGEncoder.encode(bitmap, effort: .smallest) == PNGEncoder.encode(bitmap, effort: .smallest))

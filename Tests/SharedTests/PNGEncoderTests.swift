@@ -4,8 +4,8 @@ import Testing
 
 @testable import Imaging
 
-@Suite("PNG encoder and deflater")
-struct PNGEncoderTests {
+/// PNG encoder and deflater.
+extension CodecTests {
     /// Bitmaps of several sizes, smooth and noisy, opaque and translucent.
     static func sampleBitmaps() -> [(name: String, bitmap: Bitmap)] {
         var random = SeededGenerator(seed: 42)

@@ -5,8 +5,7 @@ import Testing
 @testable import Imaging
 
 /// Malformed and hostile PNGs: each must throw the right `PNGError`, and nothing may trap.
-@Suite("PNG decoder on hostile input")
-struct PNGHostileInputTests {
+extension CodecTests {
     /// A small valid 3×2 RGBA PNG with an ancillary chunk.
     static var valid: [UInt8] {
         let rgba = (0..<24).map { UInt8($0 * 10) }

@@ -5,8 +5,7 @@ import Testing
 @testable import Imaging
 
 /// Decodes the fixtures of `Fixtures/make_fixtures.py` and compares with what Pillow decoded.
-@Suite("PNG decoder agrees with Pillow")
-struct PNGPillowCrossCheckTests {
+extension CodecTests {
     /// One line of the fixture manifest.
     struct Fixture: Sendable {
         /// The PNG file's name.

@@ -5,8 +5,7 @@ import Testing
 
 /// The parts the pictures of a run are drawn with, on their own (the pictures of whole runs are tested
 /// with the steps, in StepTests/PicturesTests).
-@Suite("Pictures: font and thumbnails")
-struct PicturesPartsTests {
+extension PicturePartsTests {
     @Test("The built-in font covers printable ASCII and draws a box for anything else")
     func fontCoversASCII() {
         #expect(BitmapFont.columns.count == 95 * BitmapFont.glyphWidth)

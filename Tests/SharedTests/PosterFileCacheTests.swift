@@ -8,26 +8,25 @@ import Testing
 @testable import World
 
 /// The poster file cache kept between processes: private, keyed, and bounded.
-@Suite("Poster file cache")
-struct PosterFileCacheTests {
+extension ImagingTests {
     static let key = [UInt8](repeating: 0x42, count: 32)
-    static let url = "https://img1.posters.test/a.png"
+    static let cacheURL = "https://img1.posters.test/a.png"
 
     @Test("A stored poster comes back; one rewritten without the key, with an unkeyed SHA-256, does not")
     func forgedEntry() throws {
         let folder = try StepFixtures.folder("pcache")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = PosterFileCache(folder: folder, key: Self.key, capacity: 1 << 20)
-        let poster = PosterGenerator.pngData(for: Self.url)
-        cache.store(poster, for: Self.url)
-        #expect(cache.png(for: Self.url) == poster)
+        let poster = PosterGenerator.pngData(for: Self.cacheURL)
+        cache.store(poster, for: Self.cacheURL)
+        #expect(cache.png(for: Self.cacheURL) == poster)
         let file = try #require(
             try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".png") })
         let other = PosterGenerator.pngData(for: "https://img1.posters.test/b.png")
         var hash = SHA256()
-        hash.combine(Array(Self.url.utf8) + [0] + other)
+        hash.combine(Array(Self.cacheURL.utf8) + [0] + other)
         try Data(Array(hash.hexDigest.utf8) + other).write(to: folder.appendingPathComponent(file))
-        #expect(cache.png(for: Self.url) == nil)
+        #expect(cache.png(for: Self.cacheURL) == nil)
         // The same bytes under another key are not accepted either.
         let otherKey = PosterFileCache(
             folder: folder, key: [UInt8](repeating: 7, count: 32), capacity: 1 << 20)

@@ -3,8 +3,8 @@ import Testing
 
 @testable import Imaging
 
-@Suite("Poster generator")
-struct PosterGeneratorTests {
+/// Poster generator.
+extension ImagingTests {
     /// Poster-like URLs over a few hosts and ids.
     static func sampleURLs(_ count: Int) -> [String] {
         let hosts = ["img1.posters.test", "img3.posters.test", "cdn.example.org"]

@@ -6,10 +6,10 @@ import Testing
 @testable import Posters
 @testable import World
 
-@Suite("Poster memo")
-struct PosterMemoTests {
+/// Poster memo.
+extension ImagingTests {
     /// Where a bitmap's pixels live: equal for two bitmaps that share one storage.
-    static func storage(_ bitmap: Bitmap?) -> UInt? {
+    static func memoStorage(_ bitmap: Bitmap?) -> UInt? {
         bitmap?.rgba.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } }
     }
 
@@ -32,14 +32,14 @@ struct PosterMemoTests {
             #expect(memo.bytesHeld <= memo.byteBudget)
             // The first file is used after every other one, so it is never the least recently used.
             let again = try #require(memo.decode(files[0]))
-            #expect(Self.storage(again) == Self.storage(first))
+            #expect(Self.memoStorage(again) == Self.memoStorage(first))
         }
         // The second file was used once, long ago: it has been forgotten and is decoded afresh.
         let second = try #require(memo.decode(files[1]))
-        #expect(Self.storage(second) != Self.storage(handedOut[1]))
+        #expect(Self.memoStorage(second) != Self.memoStorage(handedOut[1]))
         #expect(second == handedOut[1])
         // The last file is recent: still memoised.
-        #expect(Self.storage(memo.decode(files[11])) == Self.storage(handedOut[11]))
+        #expect(Self.memoStorage(memo.decode(files[11])) == Self.memoStorage(handedOut[11]))
     }
 
     @Test("An entry larger than the whole budget is not kept, and costs nothing")
@@ -51,6 +51,6 @@ struct PosterMemoTests {
         let twice = try #require(memo.decode(file))
         #expect(memo.bytesHeld == 0)
         #expect(once == twice)
-        #expect(Self.storage(once) != Self.storage(twice))
+        #expect(Self.memoStorage(once) != Self.memoStorage(twice))
     }
 }

@@ -4,8 +4,7 @@ import Testing
 @testable import Files
 
 /// SHA-256 and HMAC-SHA-256 against the published test vectors (FIPS 180-4 examples, RFC 4231).
-@Suite("SHA-256")
-struct SHA256Tests {
+extension CodecTests {
     func hex(_ text: String) -> String {
         var hash = SHA256()
         hash.combine(text)

@@ -6,8 +6,8 @@ import Testing
 @testable import Imaging
 @testable import Scenarios
 
-@Suite("Scenario parser")
-struct ScenarioParserTests {
+/// Scenario parser.
+extension InputTests {
     /// The grammar example of the brief, every setting and every action once.
     static let grammarExample = """
         rows 200                      # 1...1_000_000
@@ -461,8 +461,8 @@ struct ScenarioParserTests {
     }
 }
 
-@Suite("Scenario drags that change direction")
-struct ScenarioDragThroughTests {
+/// Scenario drags that change direction.
+extension InputTests {
     @Test("A drag through several rows parses into one gesture with its legs in order")
     func dragThroughParses() throws {
         let scenario = try ScenarioParser.parse(

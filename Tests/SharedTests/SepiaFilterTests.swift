@@ -3,8 +3,8 @@ import Testing
 
 @testable import Imaging
 
-@Suite("Sepia filter")
-struct SepiaFilterTests {
+/// Sepia filter.
+extension ImagingTests {
     /// One pixel of a colour, filtered.
     static func filter(_ color: RGBA, intensity: Double) -> RGBA {
         SepiaFilter(intensity: intensity).apply(to: Bitmap(width: 1, height: 1, filledWith: color)).pixel(

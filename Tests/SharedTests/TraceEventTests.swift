@@ -5,8 +5,8 @@ import Testing
 @testable import Report
 @testable import UI
 
-@Suite("Trace events and their JSON Lines")
-struct TraceEventTests {
+/// Trace events and their JSON Lines.
+extension InputTests {
     /// Strings a URL, a file or a reason could hold that JSON must escape.
     static let hostile = [
         "plain", "quote \" and \\ back", "line\nbreak\ttab\r", "\u{1}\u{1f} control", "é ✓ 🎞",

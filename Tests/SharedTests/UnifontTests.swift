@@ -8,8 +8,7 @@ import Testing
 @testable import Pictures
 
 /// The titles in exported pictures: GNU Unifont's glyphs for everything the 5×7 font lacks.
-@Suite("Titles in every script")
-struct UnifontTests {
+extension PicturePartsTests {
     /// The pixels `Canvas.text` draws for a string, as a set of (x, y).
     static func ink(_ text: String) -> Set<Int> {
         var canvas = Canvas(width: 200, height: 40, background: RGBA(red: 255, green: 255, blue: 255))
@@ -75,8 +74,7 @@ struct UnifontTests {
 }
 
 /// The terminal's `--screens`: columns line up by the cells a text takes, two for a Chinese character.
-@Suite("Terminal widths")
-struct TerminalWidthTests {
+extension PicturePartsTests {
     @Test(
         "A Chinese character takes two cells, ASCII one, a combining mark none, so padded texts end on the same cell whatever their script"
     )

@@ -6,8 +6,7 @@ import Testing
 
 /// The app as a process on its own, on a host that is not a phone: the runtime's queues and operations
 /// need only what `AppHost` asks for.
-@Suite("World: the app process")
-struct AppProcessTests {
+extension WorldTests {
     /// A host made of an app process and a log; main-queue operations are only listed, never run.
     final class BareHost: AppHost, @unchecked Sendable {
         let process: AppProcess

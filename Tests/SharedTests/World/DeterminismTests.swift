@@ -43,9 +43,8 @@ final class LoadingApp: ScriptApp, @unchecked Sendable {
 }
 
 /// Same scenario and seed, same run; another seed, other network timings.
-@Suite("World: determinism")
-struct WorldDeterminismTests {
-    static let scenario = testScenario(
+extension WorldTests {
+    static let determinismScenario = testScenario(
         "determinism", rows: 60,
         actions: [
             .wait(microseconds: 800_000), .fling(toRow: 30), .wait(microseconds: 600_000),
@@ -54,7 +53,7 @@ struct WorldDeterminismTests {
         rtt: 120_000, jitter: 30_000, bandwidth: 1_000_000, connections: 6)
 
     static func run(seed: UInt64) throws -> RunResult {
-        try play(scenario, seed: seed) { LoadingApp(log: Log()) }
+        try play(determinismScenario, seed: seed) { LoadingApp(log: Log()) }
     }
 
     @Test("The same scenario and seed give identical reports and traces, even when run side by side")
@@ -97,8 +96,7 @@ struct WorldDeterminismTests {
 }
 
 /// The scheduler's clock and its event queue.
-@Suite("World: scheduler and event queue")
-struct WorldSchedulerTests {
+extension WorldTests {
     @Test("Events at equal times run in the order they were scheduled, and the clock follows them")
     func equalTimesInInsertionOrder() {
         let scheduler = Scheduler()

@@ -7,8 +7,7 @@ import Testing
 
 /// The phone's frame clock on its own: when frames are due, the frame timer, and hitches and scroll
 /// intervals as they reach the recorder.
-@Suite("World: the frame clock")
-struct FrameClockTests {
+extension WorldTests {
     /// A 60 Hz clock and the recorder it reports to.
     static func makeClock() -> (FrameClock, Recorder, Scheduler) {
         let scheduler = Scheduler()

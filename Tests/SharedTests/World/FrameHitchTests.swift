@@ -9,8 +9,7 @@ import Testing
 @testable import World
 
 /// Frames on the 60 Hz vsync grid: a main thread blocked during a scroll makes a hitch of the right size.
-@Suite("World: frames and hitches")
-struct WorldFrameHitchTests {
+extension WorldTests {
     /// Half a second of rest, then a one-second drag to row 10.
     static let drag = testScenario(
         "drag", rows: 60, actions: [.wait(microseconds: 500_000), .drag(toRow: 10, microseconds: 1_000_000)])
@@ -128,8 +127,7 @@ struct WorldFrameHitchTests {
 }
 
 /// Touches that land while the main thread is blocked: queued, then delivered in one pass.
-@Suite("World: touches during a blocked main thread")
-struct WorldBlockedTouchTests {
+extension WorldTests {
     /// Three drags that all happen while row 0's cell blocks the first layout for `block` µs.
     func playBlockedDrags(block: Int64) throws -> (RunResult, Log) {
         let log = Log()

@@ -4,10 +4,9 @@ import Testing
 @testable import World
 
 /// Apple's hitch accounting on its own: late windows inside scroll intervals, never overlapping.
-@Suite("World: hitch ledger")
-struct HitchLedgerTests {
+extension WorldTests {
     /// 60 Hz: 16 666⅔ µs.
-    let vsync = Int64Fraction(numerator: 1_000_000, denominator: 60)
+    var vsync: Int64Fraction { Int64Fraction(numerator: 1_000_000, denominator: 60) }
 
     @Test("Frames presented one vsync after they were due are not late")
     func onTime() {

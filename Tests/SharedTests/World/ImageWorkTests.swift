@@ -9,8 +9,7 @@ import Testing
 
 /// The phone's priced picture work on its own: what each decode and filter is charged, and which download
 /// a decoded picture is traced to.
-@Suite("World: image work")
-struct ImageWorkTests {
+extension WorldTests {
     /// Image work with its recorder, and the scheduler the recorder reads the time from (held here, as
     /// the recorder holds it unowned).
     final class Fixture {

@@ -7,8 +7,7 @@ import Testing
 
 /// The main thread's bookkeeping on its own: the main queue's order, late completions from cancelled
 /// operations, and the idle stretch the scroll driver asks about.
-@Suite("World: the main queue's blocks")
-struct MainQueueBlocksTests {
+extension WorldTests {
     @Test("The main queue lists the running block first, then the waiting ones in the order they came")
     func operationsInOrder() {
         let blocks = MainQueueBlocks()

@@ -5,8 +5,7 @@ import Testing
 @testable import World
 
 /// The app's main thread: what it runs, in which order, and when it parks.
-@Suite("World: the main run loop")
-struct MainRunLoopTests {
+extension WorldTests {
     /// What the main thread was busy with, in order (a launch that took no time is not traced).
     static func busyKinds(_ result: RunResult) -> [String] {
         result.trace.compactMap {

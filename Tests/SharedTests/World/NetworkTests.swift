@@ -9,8 +9,7 @@ import Testing
 
 /// The simulated network: latency, one bottleneck link shared equally, connection slots per host,
 /// cancellable and uncancellable transfers, 404s and invalid URLs.
-@Suite("World: network")
-struct WorldNetworkTests {
+extension WorldTests {
     /// What one download saw: when it began and ended (virtual µs) and how many bytes it got.
     struct Fetch {
         let label: String

@@ -47,8 +47,7 @@ func foundationNotes() throws -> [String: [String]] {
 
 /// The simulated `Operation` and `OperationQueue` against Foundation's, case by case: the same program,
 /// the same observations.
-@Suite("World: operations and queues behave as Foundation's")
-struct OperationDifferentialTests {
+extension WorldTests {
     @Test("Every case was recorded on Foundation, and every recording is a case")
     func fixtureCoversTheCases() throws {
         let recorded = Set(try foundationNotes().keys)

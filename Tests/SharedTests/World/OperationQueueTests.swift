@@ -6,8 +6,7 @@ import Testing
 @testable import World
 
 /// Foundation's `Operation` / `OperationQueue` semantics on the simulated phone.
-@Suite("World: operations and queues")
-struct WorldOperationQueueTests {
+extension WorldTests {
     /// A still scenario: the app launches and nothing else happens.
     static let still = testScenario("still", rows: 20)
 

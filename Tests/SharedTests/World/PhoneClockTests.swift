@@ -43,8 +43,8 @@ final class SleepingApp: ScriptApp, @unchecked Sendable {
     }
 }
 
-@Suite("World: sleeping on the phone's clock")
-struct PhoneClockTests {
+/// World: sleeping on the phone's clock.
+extension WorldTests {
     static func run(cancelAfter: Duration?) throws -> Log {
         let log = Log()
         _ = try play(testScenario("sleep", rows: 3, actions: [.wait(microseconds: 1_000_000)])) {

@@ -2,10 +2,9 @@ import Shared
 import Testing
 
 /// The phone's screen audit: stops, what each row shows, and the snapshots kept of them.
-@Suite("World: the screen audit")
-struct ScreenAuditTests {
+extension WorldTests {
     /// A wait, a drag to row 10 and a wait: two stops (the launch screen and the rest after the drag).
-    static let scenario = testScenario(
+    static let auditScenario = testScenario(
         "audit", rows: 40,
         actions: [
             .wait(microseconds: 500_000), .drag(toRow: 10, microseconds: 300_000),
@@ -16,7 +15,7 @@ struct ScreenAuditTests {
         "Rows that only ever show placeholders leave every stop unfilled, each kept as a snapshot of placeholders"
     )
     func placeholdersLeaveStopsUnfilled() throws {
-        let result = try play(Self.scenario) { ScriptApp(log: Log()) }
+        let result = try play(Self.auditScenario) { ScriptApp(log: Log()) }
         #expect(result.metrics.stopsUnfilled == 2)
         #expect(result.metrics.timesToVisibleMicroseconds.count == 2)
         #expect(result.stops.count == 2)
@@ -30,7 +29,7 @@ struct ScreenAuditTests {
 
     @Test("Rows that show their final content at once fill every stop, on a frame at or after the stop began")
     func finalContentFillsStops() throws {
-        let result = try play(Self.scenario) {
+        let result = try play(Self.auditScenario) {
             let app = ScriptApp(log: Log())
             app.onCell = { _, cell, _ in cell.imageView.image = .failed }
             return app

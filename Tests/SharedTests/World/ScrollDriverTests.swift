@@ -7,9 +7,8 @@ import Testing
 @testable import World
 
 /// The phone's scroll driver on its own: which gesture the app takes in next, and when a finger that
-/// landed is waiting. (How the table moves and the delegate hears it is in `WorldScrollTests`.)
-@Suite("World: the scroll driver")
-struct ScrollDriverTests {
+/// landed is waiting. (How the table moves and the delegate hears it is in `WorldTests`.)
+extension WorldTests {
     /// A fling after 0.3 s, then a drag after a pause: two gestures on a 200-row table.
     static func makeDriver() -> (ScrollDriver, Scheduler) {
         let scheduler = Scheduler()

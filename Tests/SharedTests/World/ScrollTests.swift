@@ -9,8 +9,7 @@ import Testing
 
 /// Scrolling on the phone: flings come to rest on their row, drags stop under the finger, edges clamp,
 /// and the delegate callbacks and `scroll_state` trace events come in UIKit's order.
-@Suite("World: scrolling")
-struct WorldScrollTests {
+extension WorldTests {
     static let rowHeight = 88.0
     static let viewport = 667.0
     static let rows = 200
@@ -126,8 +125,7 @@ struct WorldScrollTests {
 }
 
 /// The pure motion maths: gesture timelines and flick velocities.
-@Suite("World: gesture timeline and scroll physics")
-struct WorldGesturePhysicsTests {
+extension WorldTests {
     /// Coasts numerically from a release velocity (points per ms), decaying by 0.998 per ms until the
     /// speed falls below 0.005 points per ms: the distance travelled and the milliseconds taken.
     func coastNumerically(from velocity: Double) -> (distance: Double, milliseconds: Double) {

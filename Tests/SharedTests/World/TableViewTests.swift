@@ -55,8 +55,7 @@ final class ReuseApp: ScriptApp, @unchecked Sendable {
 }
 
 /// The table view: reuse, `prepareForReuse`, `didEndDisplaying`, and wrong-image detection.
-@Suite("World: table view")
-struct WorldTableViewTests {
+extension WorldTests {
     @Test("A long drag recycles about a screen's worth of cells, preparing each one for reuse")
     func reusePool() throws {
         var app: ReuseApp?
