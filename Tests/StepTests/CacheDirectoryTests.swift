@@ -4,8 +4,7 @@ import TestSupport
 import Testing
 
 /// A cache folder the run cannot use is refused before the run, with the option named.
-@Suite("An unusable --cache-dir")
-struct CacheDirectoryTests {
+extension ProcessTests {
     @Test("A file where the cache folder belongs is refused before anything runs")
     func fileInsteadOfFolder() throws {
         let file = StepFixtures.path("cache-file")

@@ -5,8 +5,7 @@ import Testing
 
 /// `Compare` over steps that misbehave: a copy of the built `Compare` in a folder of its own, beside small
 /// shell scripts named like steps that hang, flood a pipe, die by a signal or are missing.
-@Suite("Compare with misbehaving steps")
-struct CompareRobustnessTests {
+extension ProcessTests {
     /// The built `Compare`, if it was built next to the tests.
     static let compare: URL? = ProcessTests.binaries.map { $0.appendingPathComponent("Compare") }.flatMap {
         FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil

@@ -6,8 +6,7 @@ import Testing
 
 /// How `Course check` runs a student's step as a process: what the step leaves behind does not hold the
 /// check.
-@Suite("Course runs a student's step as a process")
-struct CourseRunTests {
+extension ProcessTests {
     /// A stand-in for a student's step that starts a background `sleep` holding its standard output and
     /// error (a grandchild of the check), notes its process id, then prints `output` and exits `status`.
     static func stepLeavingAGrandchild(in folder: URL, output: String, status: Int) throws -> URL {

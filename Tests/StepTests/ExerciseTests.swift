@@ -7,7 +7,8 @@ import Testing
 
 /// The walkthrough's exercises, from `Course`'s table: the run exercises' promises hold on the code as
 /// shipped, every exercise that edits code finds that code, and the walkthrough lists the same exercises.
-/// (`swift run Course verify`, run by CI, makes the edits and checks the write exercises.)
+/// (`swift run Course verify`, run by CI, makes the edits and checks the write exercises.) The brace
+/// matcher `Course` finds code with is tested here too (below).
 @Suite("The walkthrough's exercises")
 struct ExerciseTests {
     static let package = WorkbookPackage(folder: Step.sourcesFolder.deletingLastPathComponent())
@@ -219,8 +220,7 @@ struct ExerciseTests {
 }
 
 /// The brace matcher `Course` finds code with.
-@Suite("Finding code by its declaration")
-struct SwiftSourceTests {
+extension ExerciseTests {
     static let sample = """
         final class Cell {
             /// Not this one: `func prepareForReuse() {`

@@ -8,8 +8,7 @@ import Testing
 @testable import Report
 
 /// The built-in `flaky` scenario's faults, and how each step meets them.
-@Suite("Network faults")
-struct FaultTests {
+extension LessonTests {
     @Test("On flaky only rows whose poster failed show the failure image, in every step")
     func onlyFailedRowsFail() throws {
         for step in Step.allCases {

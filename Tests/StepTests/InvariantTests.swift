@@ -4,8 +4,7 @@ import TestSupport
 import Testing
 
 /// What every step must get right, whatever its strategy.
-@Suite("Invariants of every step")
-struct InvariantTests {
+extension LessonTests {
     /// Every step on every built-in scenario, looped in one test so that a passing run prints one line,
     /// not one per pair: each expectation names the step and scenario it judged.
     @Test("No step ever shows a row other pixels than its own poster's, on any built-in scenario")

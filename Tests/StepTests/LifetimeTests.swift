@@ -9,8 +9,7 @@ import Testing
 
 /// No step keeps its objects alive after they are done: no retain cycles among controllers, operations,
 /// cells and records, even when a relaunch or a memory warning lands in the middle of the work.
-@Suite("Lifetimes")
-struct LifetimeTests {
+extension LessonTests {
     /// A memory warning during the first downloads and decodes, a relaunch in the middle of the transfers
     /// a fling started, and another memory warning while the new launch works.
     static let interrupted = """

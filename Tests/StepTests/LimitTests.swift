@@ -5,10 +5,9 @@ import Testing
 
 /// The limit's lower bounds hold for every step, on the built-in scenarios and on generated ones: no
 /// step does better than the best any client could do.
-@Suite("The limit: what no client can beat")
-struct LimitTests {
+extension LessonTests {
     @Test("No step beats the limit on a built-in scenario")
-    func builtIn() throws {
+    func noStepBeatsTheLimitOnBuiltIns() throws {
         for step in Step.allCases {
             for scenario in Scenarios.all {
                 try Self.expectWithinLimit(SharedRuns.shared.result(step, scenario))
@@ -17,7 +16,7 @@ struct LimitTests {
     }
 
     @Test("No step beats the limit on a generated scenario of each family")
-    func generated() throws {
+    func noStepBeatsTheLimitOnGenerated() throws {
         let folder = try StepFixtures.folder("limit-sweep")
         defer { try? FileManager.default.removeItem(at: folder) }
         for sweepCase in 0..<ScenarioSweep.families.count {
@@ -76,8 +75,7 @@ struct LimitTests {
 
 /// The limit's clairvoyant plan, replayed on the phone: a client too, so within every bound, and as good
 /// as its schedule promises.
-@Suite("The limit's plan: a client that knows the future")
-struct PlanTests {
+extension LessonTests {
     static func play(_ scenario: String) throws -> RunResult {
         var options = RunOptions()
         options.scenario = scenario
@@ -91,7 +89,7 @@ struct PlanTests {
     func withinBoundsAndAsksOnce() throws {
         for scenario in Scenarios.all {
             let run = try Self.play(scenario)
-            LimitTests.expectWithinLimit(run)
+            LessonTests.expectWithinLimit(run)
             guard Scenarios.faultless.contains(scenario) else { continue }
             #expect(run.metrics.duplicateDownloads == 0, "on \(scenario)")
             #expect(run.metrics.requestsCancelled == 0, "on \(scenario)")
@@ -104,14 +102,14 @@ struct PlanTests {
     }
 
     @Test("On a generated scenario of every family the plan stays within every bound")
-    func generated() throws {
+    func thePlanOnGenerated() throws {
         let folder = try StepFixtures.folder("plan-sweep")
         defer { try? FileManager.default.removeItem(at: folder) }
         for sweepCase in 0..<ScenarioSweep.families.count {
             let path = try StepFixtures.scenario(
                 ScenarioSweep.text(sweepCase), named: ScenarioSweep.name(sweepCase), in: folder)
             let run = try Self.play(path)
-            LimitTests.expectWithinLimit(run)
+            LessonTests.expectWithinLimit(run)
         }
     }
 }

@@ -6,12 +6,9 @@ import Testing
 /// Output paths as hostile users give them: FIFOs nobody reads, full disks, loops, inputs named as outputs.
 /// Each runs a step as a child process, bounded in time, and checks one line on standard error, the exit
 /// code, and that nothing that was there before was lost.
-@Suite("Output paths")
-struct OutputPathTests {
-    static let binaries = ProcessTests.binaries
-
+extension ProcessTests {
     /// Runs a step binary as a child with at most `deadline` seconds.
-    static func run(
+    static func runChild(
         _ step: Step, _ arguments: [String], environment: [String: String] = [:], deadline: Double = 60
     ) throws -> ChildProcess.Outcome {
         let binaries = try #require(binaries)
@@ -21,10 +18,11 @@ struct OutputPathTests {
     }
 
     /// Runs step 1 as a child with at most `deadline` seconds.
-    static func run(_ arguments: [String], environment: [String: String] = [:], deadline: Double = 60) throws
+    static func runChild(_ arguments: [String], environment: [String: String] = [:], deadline: Double = 60)
+        throws
         -> ChildProcess.Outcome
     {
-        try run(.naive, arguments, environment: environment, deadline: deadline)
+        try runChild(.naive, arguments, environment: environment, deadline: deadline)
     }
 
     /// Whether this test process may mount a tiny tmpfs (root, and the kernel allows it), for a real full
@@ -51,7 +49,7 @@ struct OutputPathTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("out").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let outcome = try Self.run([option, fifo], deadline: 20)
+        let outcome = try Self.runChild([option, fifo], deadline: 20)
         #expect(outcome.status == 2)
         #expect(outcome.seconds < 10, "took \(outcome.seconds) s")
         #expect(Self.lines(outcome.errors).count == 1, "\(outcome.errors)")
@@ -109,7 +107,7 @@ struct OutputPathTests {
         let reader = open(fifo, O_RDONLY | O_NONBLOCK)
         #expect(reader >= 0)
         defer { close(reader) }
-        let outcome = try Self.run(["--trace", fifo, "--scenario", "reading"], deadline: 30)
+        let outcome = try Self.runChild(["--trace", fifo, "--scenario", "reading"], deadline: 30)
         #expect(outcome.status == 1, "\(outcome.errors)")
         #expect(Self.lines(outcome.errors).count == 1, "one line: \(outcome.errors)")
         #expect(outcome.errors.contains("took nothing for \(OutputFile.stallSeconds) s"), "\(outcome.errors)")
@@ -131,7 +129,7 @@ struct OutputPathTests {
             at: folder.appendingPathComponent("folder"), withIntermediateDirectories: true)
         try Data("x".utf8).write(to: folder.appendingPathComponent("plain"))
         let path = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).path
-        let outcome = try Self.run(["--trace", path], deadline: 20)
+        let outcome = try Self.runChild(["--trace", path], deadline: 20)
         #expect(outcome.status == 2)
         #expect(Self.lines(outcome.errors).count == 1, "\(outcome.errors)")
         #expect(outcome.errors.contains("--trace") && outcome.errors.contains(path), "\(outcome.errors)")
@@ -149,12 +147,12 @@ struct OutputPathTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let text = "rows 20\nwait 1s\n"
         let scenario = try StepFixtures.scenario(text, named: "mine.scenario", in: folder)
-        let overwrite = try Self.run(["--scenario", scenario, "--trace", scenario])
+        let overwrite = try Self.runChild(["--scenario", scenario, "--trace", scenario])
         #expect(overwrite.status == 2)
         #expect(overwrite.errors.contains("--scenario file"), "\(overwrite.errors)")
         #expect(try String(contentsOfFile: scenario, encoding: .utf8) == text)
         let same = folder.appendingPathComponent("out").path
-        let twice = try Self.run([
+        let twice = try Self.runChild([
             "--scenario", scenario, "--trace", same, "--timeline", "\(folder.path)/./out",
         ])
         #expect(twice.status == 2)
@@ -191,7 +189,8 @@ struct OutputPathTests {
         let file = folder.appendingPathComponent("file").path
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         for path in [missing, file] {
-            let outcome = try Self.run(.cacheAndPrefetch, [], environment: ["TMPDIR": path], deadline: 20)
+            let outcome = try Self.runChild(
+                .cacheAndPrefetch, [], environment: ["TMPDIR": path], deadline: 20)
             #expect(outcome.status == 2)
             #expect(
                 Self.lines(outcome.errors).count == 1 && outcome.errors.contains("TMPDIR"),
@@ -205,7 +204,7 @@ struct OutputPathTests {
         "--trace /dev/stdout into a file gets the trace and then the report, neither replacing the other",
         .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
     func traceToStandardOutputFile() throws {
-        let outcome = try Self.run(["--scenario", "reading", "--trace", "/dev/stdout"], deadline: 30)
+        let outcome = try Self.runChild(["--scenario", "reading", "--trace", "/dev/stdout"], deadline: 30)
         #expect(outcome.status == 0, "\(outcome.errors)")
         #expect(outcome.output.hasPrefix("{\"t_us\": "))
         #expect(outcome.output.contains("\nstep       Step1Naive\n"))
@@ -215,7 +214,7 @@ struct OutputPathTests {
         "On /dev/full the trace says the disk is full in one line, and the report is still printed",
         .enabled(if: binaries != nil && FileManager.default.fileExists(atPath: "/dev/full")))
     func devFull() throws {
-        let outcome = try Self.run(["--trace", "/dev/full"], deadline: 30)
+        let outcome = try Self.runChild(["--trace", "/dev/full"], deadline: 30)
         #expect(outcome.status == 1)
         #expect(Self.lines(outcome.errors).count == 1 && outcome.errors.contains("the disk is full"))
         #expect(outcome.output.hasPrefix("step       Step1Naive"), "the report is printed")
@@ -229,7 +228,7 @@ struct OutputPathTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // An earlier export made on a roomy disk, then copied onto a tiny one with the trace.
         let earlier = folder.appendingPathComponent("earlier").path
-        #expect(try Self.run(["--scenario", "reading", "--export", earlier]).status == 0)
+        #expect(try Self.runChild(["--scenario", "reading", "--export", earlier]).status == 0)
         let exported = try FileManager.default.contentsOfDirectory(atPath: earlier).sorted()
         let disk = folder.appendingPathComponent("disk").path
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
@@ -247,13 +246,13 @@ struct OutputPathTests {
         while write(filler, block, block.count) > 0 {}
         close(filler)
 
-        let traced = try Self.run(["--trace", trace], deadline: 30)
+        let traced = try Self.runChild(["--trace", trace], deadline: 30)
         #expect(traced.status == 1)
         #expect(Self.lines(traced.errors).count == 1 && traced.errors.contains("the disk is full"))
         #expect(traced.output.hasPrefix("step       Step1Naive"), "the report is printed")
         #expect(try String(contentsOfFile: trace, encoding: .utf8) == "{\"earlier\":true}\n")
 
-        let export = try Self.run(["--export", shots], deadline: 30)
+        let export = try Self.runChild(["--export", shots], deadline: 30)
         #expect(export.status == 1)
         #expect(export.errors.contains("--export") && export.errors.contains("the disk is full"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: shots) == ["screen-end.png"])
@@ -274,7 +273,7 @@ struct OutputPathTests {
         for name in ["screen-99-stop-99s.png", "poster-row-999.png", "notes.txt"] {
             try Data("stale".utf8).write(to: shots.appendingPathComponent(name))
         }
-        let outcome = try Self.run(["--scenario", "reading", "--export", shots.path])
+        let outcome = try Self.runChild(["--scenario", "reading", "--export", shots.path])
         #expect(outcome.status == 0, "\(outcome.errors)")
         let names = try FileManager.default.contentsOfDirectory(atPath: shots.path)
         #expect(names.contains("notes.txt") && names.contains("screen-end.png"))
@@ -319,12 +318,12 @@ struct OutputPathTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = try StepFixtures.scenario(
             "rows 30\ndisk full-after=0\nwait 2s\nrelaunch\nwait 2s\n", named: "full.scenario", in: folder)
-        let outcome = try Self.run(.cacheAndPrefetch, ["--scenario", scenario])
+        let outcome = try Self.runChild(.cacheAndPrefetch, ["--scenario", scenario])
         #expect(outcome.status == 0)
         #expect(Self.lines(outcome.errors).count == 1, "said once: \(outcome.errors)")
         #expect(outcome.errors.contains("turned its disk cache off") && outcome.errors.contains("disk full"))
         #expect(outcome.output.contains("warning: the app turned its disk cache off"))
-        let json = try Self.run(.cacheAndPrefetch, ["--scenario", scenario, "--json"])
+        let json = try Self.runChild(.cacheAndPrefetch, ["--scenario", scenario, "--json"])
         #expect(json.output.contains("\"notices\": [\"warning: the app turned its disk cache off"))
     }
 
@@ -335,7 +334,7 @@ struct OutputPathTests {
         let folder = try StepFixtures.folder("trust")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = folder.appendingPathComponent("cache").path
-        let noHome = try Self.run(
+        let noHome = try Self.runChild(
             .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
             environment: ["HOME": "", "XDG_CACHE_HOME": ""])
         #expect(noHome.status == 0)
@@ -345,7 +344,7 @@ struct OutputPathTests {
         let xdg = folder.appendingPathComponent("xdg")
         try FileManager.default.createDirectory(
             at: xdg.appendingPathComponent("image-workbook/key"), withIntermediateDirectories: true)
-        let badKey = try Self.run(
+        let badKey = try Self.runChild(
             .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
             environment: ["XDG_CACHE_HOME": xdg.path])
         #expect(badKey.status == 0)
@@ -353,14 +352,14 @@ struct OutputPathTests {
             badKey.errors.contains("cannot be trusted across runs") && badKey.errors.contains("directory"))
         // Steps without a disk cache seal nothing, so they have nothing to warn about.
         for step in [Step.naive, .background, .idleOnly] {
-            let plain = try Self.run(
+            let plain = try Self.runChild(
                 step, ["--scenario", "reading", "--cache-dir", cache],
                 environment: ["HOME": "", "XDG_CACHE_HOME": ""])
             #expect(plain.status == 0)
             #expect(!plain.errors.contains("cannot be trusted"), "\(step.rawValue): \(plain.errors)")
         }
         // With a good private folder nothing is said.
-        let good = try Self.run(
+        let good = try Self.runChild(
             .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
             environment: ["XDG_CACHE_HOME": folder.appendingPathComponent("fresh").path])
         #expect(good.errors.isEmpty, "\(good.errors)")
@@ -370,14 +369,14 @@ struct OutputPathTests {
         "Option errors take one line; step 5's --without typo lists only step 5's techniques",
         .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
     func oneLineOptionErrors() throws {
-        let typo = try Self.run(.concurrency, ["--without", "prefetchh"], deadline: 20)
+        let typo = try Self.runChild(.concurrency, ["--without", "prefetchh"], deadline: 20)
         #expect(typo.status == 2)
         #expect(Self.lines(typo.errors).count == 1, "\(typo.errors)")
         // Step 4's and not step 5's.
         #expect(!typo.errors.contains("memory-cache") && !typo.errors.contains("windowed-cancel"))
         #expect(
             typo.errors.contains("decode-at-display-size") && typo.errors.contains("disk-while-scrolling"))
-        let unknown = try Self.run(["--sead", "7"], deadline: 20)
+        let unknown = try Self.runChild(["--sead", "7"], deadline: 20)
         #expect(unknown.status == 2 && Self.lines(unknown.errors).count == 1, "\(unknown.errors)")
     }
 
@@ -412,7 +411,7 @@ struct OutputPathTests {
             if random.below(4) == 0 {
                 arguments += ["--export", folder.appendingPathComponent("shots").path]
             }
-            let outcome = try Self.run(arguments, deadline: 20)
+            let outcome = try Self.runChild(arguments, deadline: 20)
             let context = "round \(round): \(arguments.dropFirst(2)) → \(outcome.status): \(outcome.errors)"
             #expect(outcome.seconds < 10, "\(context)")
             #expect([0, 1, 2].contains(outcome.status), "\(context)")
@@ -433,15 +432,15 @@ struct OutputPathTests {
 enum TinyDisk {
     /// Mounts a tmpfs of `kilobytes` at a folder; whether it worked.
     static func mount(at path: String, kilobytes: Int = 64) -> Bool {
-        run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path])
+        succeeds("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path])
     }
 
     /// Unmounts it (lazily, so a file still open cannot keep it).
     static func unmount(_ path: String) {
-        _ = run("/bin/umount", ["-l", path])
+        _ = succeeds("/bin/umount", ["-l", path])
     }
 
-    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
+    private static func succeeds(_ tool: String, _ arguments: [String]) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments

@@ -11,8 +11,7 @@ import Testing
 #endif
 
 /// The four ways to look at a run: the SVG timeline, the text screens, the exported PNGs and the comparison.
-@Suite("Pictures of a run")
-struct PicturesTests {
+extension StepPartsTests {
     // MARK: Timeline
 
     @Test("The timeline parses as XML and draws every transfer, hitch, lane and marker the run had")

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The step executables as a user runs them: exit codes, messages, pipes, and two at once on one cache.
-@Suite("Step executables")
+@Suite("Step executables, Compare and Course, run as processes")
 struct ProcessTests {
     /// The folder holding the built step executables, if they were built next to the tests.
     static let binaries: URL? = {

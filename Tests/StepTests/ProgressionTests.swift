@@ -4,8 +4,7 @@ import TestSupport
 import Testing
 
 /// Each step's improvement over the previous one, measured on several built-in scenarios.
-@Suite("The progression from step to step")
-struct ProgressionTests {
+extension LessonTests {
     @Test("Step 1 stutters on course, long-fling and reading: its hitch time ratio is in Apple's worst band")
     func stepOneStutters() throws {
         for scenario in ["course", "long-fling", "reading"] {

@@ -5,8 +5,7 @@ import Testing
 
 /// What each safeguard of steps 3 and 4 keeps from the user. `Scripts/check-safeguards` removes the
 /// safeguards one at a time from a scratch copy and expects the test named beside each to fail.
-@Suite("What each safeguard protects")
-struct SafeguardTests {
+extension LessonTests {
     /// The poster that rows 13 and 15 share, in the bundled catalog.
     static let sharedPoster = "p2288974656.png"
 

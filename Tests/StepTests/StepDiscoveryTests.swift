@@ -4,8 +4,7 @@ import Testing
 
 /// The tests find the steps from the `Sources/Step<N>…` folders: a step a teacher adds is run by every
 /// test that runs all steps, with no test code of its own.
-@Suite("Finding the steps")
-struct StepDiscoveryTests {
+extension StepPartsTests {
     @Test("Every step folder is linked into the tests and its StepInfo names the folder")
     func everyFolderIsAStep() {
         #expect(Step.allCases.count >= 4)

@@ -7,9 +7,8 @@ import Testing
 /// whole is never fetched again (revisits and relaunches cost no network), no URL downloads twice in a
 /// launch, no cell shows another row's poster, image memory stays under the cache's bound, and where rows
 /// are revisited step 4 fetches less than step 3.
-@Suite("Step 4's lessons")
-struct StepFourLessonTests {
-    /// Generated sessions: drags and flings over 200 rows (`ProgressionTests.generatedScenario`), and
+extension LessonTests {
+    /// Generated sessions: drags and flings over 200 rows (`LessonTests.generatedScenario`), and
     /// revisits of the first rows around a relaunch (`revisitScenario`). Seeds by formula.
     static let browsingSeeds = (0..<6).map { UInt64(1_000 + 37 * $0) }
     static let revisitSeeds = (0..<6).map { UInt64(2_000 + 53 * $0) }
@@ -50,7 +49,7 @@ struct StepFourLessonTests {
     static func everyRun() throws -> [(String, RunResult)] {
         var runs = try Scenarios.all.map { ($0, try SharedRuns.shared.result(.cacheAndPrefetch, $0)) }
         for seed in browsingSeeds {
-            let text = ProgressionTests.generatedScenario(seed: seed)
+            let text = LessonTests.generatedScenario(seed: seed)
             runs.append(("browsing \(seed)", try run(.cacheAndPrefetch, text: text, named: "browse-\(seed)")))
         }
         for seed in revisitSeeds {

@@ -6,8 +6,7 @@ import Testing
 @testable import Pictures
 
 /// A cell that shows another row's poster is marked in `--screens` and in the exported screen PNGs.
-@Suite("The wrong picture, shown")
-struct WrongPictureTests {
+extension StepPartsTests {
     @Test("Without cancel on reuse, mix-up ends with a row showing another row's poster, marked as such")
     func mixUpIsMarked() throws {
         let run = try AblationBlocks.result(

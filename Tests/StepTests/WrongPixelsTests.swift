@@ -6,8 +6,7 @@ import Testing
 
 /// A wrong picture is judged by its pixels, not by the URL stamped in its bytes: a row that shows
 /// another poster's pixels under its own URL is a wrong image.
-@Suite("A wrong picture under the right URL")
-struct WrongPixelsTests {
+extension StepPartsTests {
     /// Step 1's app, except that each row downloads the next row's poster and stamps its own URL over it,
     /// as a forged or foreign cache entry would: the bytes name the row, the pixels are another poster's.
     final class RestampingController: TableViewController {
