@@ -62,12 +62,14 @@ struct ExerciseTests {
         }
     }
 
-    @Test("Each predict-and-run exercise shows what the walkthrough says", arguments: runExercises)
-    func runExerciseHolds(id: String) throws {
-        let exercise = try #require(Exercises.named(id))
-        let reports = try Self.reports(for: exercise)
-        let failure = Judge.firstFailure(of: exercise, runs: reports, baselines: [:])
-        #expect(failure == nil, "exercise \(id): \(failure ?? "")")
+    @Test("Each predict-and-run exercise shows what the walkthrough says")
+    func runExerciseHolds() throws {
+        for id in Self.runExercises {
+            let exercise = try #require(Exercises.named(id), "\(id)")
+            let reports = try Self.reports(for: exercise)
+            let failure = Judge.firstFailure(of: exercise, runs: reports, baselines: [:])
+            #expect(failure == nil, "\(id): exercise \(id): \(failure ?? "")")
+        }
     }
 
     @Test("The walkthrough lists exactly the exercises Course knows, with the same titles")

@@ -92,57 +92,60 @@ extension LessonTests {
     }
 
     @Test(
-        "While a retry waits, the row shows the failure image, and a retry that succeeds replaces it",
-        arguments: [Step.concurrency])
-    func failureShowsWhileRetrying(step: Step) throws {
-        let run = try SharedRuns.shared.result(step, "flaky")
-        // A row that showed the failure image and later, without being shown anything else, the poster
-        // of a URL whose request had failed before: only a retry under way can bring that poster.
-        var failedRows: Set<Int> = []
-        var failedURLs: Set<String> = []
-        var replaced = 0
-        for event in run.trace {
-            switch event.name {
-            case "request_end" where event.number("status") != 200:
-                failedURLs.insert(event.text("url") ?? "")
-            case "cell_image":
-                guard let row = event.number("row") else { continue }
-                if event.text("shows") == "failed" {
-                    failedRows.insert(row)
-                } else if failedRows.remove(row) != nil, event.text("shows") == "image",
-                    failedURLs.contains(event.text("url") ?? "")
-                {
-                    replaced += 1
+        "While a retry waits, the row shows the failure image, and a retry that succeeds replaces it")
+    func failureShowsWhileRetrying() throws {
+        for step in [Step.concurrency] {
+            let run = try SharedRuns.shared.result(step, "flaky")
+            // A row that showed the failure image and later, without being shown anything else, the poster
+            // of a URL whose request had failed before: only a retry under way can bring that poster.
+            var failedRows: Set<Int> = []
+            var failedURLs: Set<String> = []
+            var replaced = 0
+            for event in run.trace {
+                switch event.name {
+                case "request_end" where event.number("status") != 200:
+                    failedURLs.insert(event.text("url") ?? "")
+                case "cell_image":
+                    guard let row = event.number("row") else { continue }
+                    if event.text("shows") == "failed" {
+                        failedRows.insert(row)
+                    } else if failedRows.remove(row) != nil, event.text("shows") == "image",
+                        failedURLs.contains(event.text("url") ?? "")
+                    {
+                        replaced += 1
+                    }
+                default:
+                    break
                 }
-            default:
-                break
             }
+            #expect(replaced > 0, "\(step): no retried row went from the failure image to its poster")
         }
-        #expect(replaced > 0, "no retried row went from the failure image to its poster")
     }
 
     @Test(
-        "A corrupt PNG in the --posters folder fails only the rows it is served for", arguments: Step.allCases
-    )
-    func corruptServedPoster(step: Step) throws {
-        let folder = try StepFixtures.folder("posters")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for index in 0..<3 {
-            let bitmap = Bitmap(
-                width: 40, height: 60, filledWith: RGBA(red: UInt8(60 * index), green: 90, blue: 200))
-            try Data(PNGEncoder.encode(bitmap)).write(to: folder.appendingPathComponent("good-\(index).png"))
+        "A corrupt PNG in the --posters folder fails only the rows it is served for")
+    func corruptServedPoster() throws {
+        for step in Step.allCases {
+            let folder = try StepFixtures.folder("posters")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            for index in 0..<3 {
+                let bitmap = Bitmap(
+                    width: 40, height: 60, filledWith: RGBA(red: UInt8(60 * index), green: 90, blue: 200))
+                try Data(PNGEncoder.encode(bitmap)).write(
+                    to: folder.appendingPathComponent("good-\(index).png"))
+            }
+            try Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3]).write(to: folder.appendingPathComponent("bad.png"))
+            let scenario = try StepFixtures.scenario("rows 20\nwait 4s\n", named: "posters", in: folder)
+            var options = RunOptions()
+            options.scenario = scenario
+            options.postersDirectory = folder.path
+            let run = try Workbook.run(
+                step: step.rawValue, options: options, keepTrace: true, makeApp: step.makeApp)
+            let rows = run.finalScreen.rows
+            #expect(rows.contains { $0.shows == "failed" && URL(string: $0.url)?.host != nil }, "\(step)")
+            #expect(rows.contains { $0.shows == "image" }, "\(step)")
+            #expect(rows.allSatisfy { $0.shows != "placeholder" }, "\(step)")
+            #expect(run.metric("wrong_image_events") == 0, "\(step)")
         }
-        try Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3]).write(to: folder.appendingPathComponent("bad.png"))
-        let scenario = try StepFixtures.scenario("rows 20\nwait 4s\n", named: "posters", in: folder)
-        var options = RunOptions()
-        options.scenario = scenario
-        options.postersDirectory = folder.path
-        let run = try Workbook.run(
-            step: step.rawValue, options: options, keepTrace: true, makeApp: step.makeApp)
-        let rows = run.finalScreen.rows
-        #expect(rows.contains { $0.shows == "failed" && URL(string: $0.url)?.host != nil })
-        #expect(rows.contains { $0.shows == "image" })
-        #expect(rows.allSatisfy { $0.shows != "placeholder" })
-        #expect(run.metric("wrong_image_events") == 0)
     }
 }

@@ -42,18 +42,21 @@ extension ProcessTests {
 
     @Test(
         "A FIFO nobody reads as --trace or --timeline is refused at once in one line, exit 2",
-        .enabled(if: binaries != nil, "the step executables are not built next to the tests"),
-        arguments: ["--trace", "--timeline"])
-    func fifoWithoutReader(option: String) throws {
-        let folder = try StepFixtures.folder("fifo")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("out").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let outcome = try Self.runChild([option, fifo], deadline: 20)
-        #expect(outcome.status == 2)
-        #expect(outcome.seconds < 10, "took \(outcome.seconds) s")
-        #expect(Self.lines(outcome.errors).count == 1, "\(outcome.errors)")
-        #expect(outcome.errors.contains(option) && outcome.errors.contains("no process is reading"))
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func fifoWithoutReader() throws {
+        for option in ["--trace", "--timeline"] {
+            let folder = try StepFixtures.folder("fifo")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let fifo = folder.appendingPathComponent("out").path
+            #expect(mkfifo(fifo, 0o600) == 0, "\(option)")
+            let outcome = try Self.runChild([option, fifo], deadline: 20)
+            #expect(outcome.status == 2, "\(option)")
+            #expect(outcome.seconds < 10, "\(option): took \(outcome.seconds) s")
+            #expect(Self.lines(outcome.errors).count == 1, "\(option): \(outcome.errors)")
+            #expect(
+                outcome.errors.contains(option) && outcome.errors.contains("no process is reading"),
+                "\(option)")
+        }
     }
 
     @Test(
@@ -118,25 +121,29 @@ extension ProcessTests {
 
     @Test(
         "A path that cannot hold an output is refused before the run in one line naming it, with no raw error",
-        .enabled(if: binaries != nil, "the step executables are not built next to the tests"),
-        arguments: ["loop", "/proc/version", "folder", "missing/trace.jsonl", "plain/trace.jsonl"])
-    func unwritablePaths(name: String) throws {
-        let folder = try StepFixtures.folder("paths")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let loop = folder.appendingPathComponent("loop").path
-        #expect(symlink(loop, loop) == 0)
-        try FileManager.default.createDirectory(
-            at: folder.appendingPathComponent("folder"), withIntermediateDirectories: true)
-        try Data("x".utf8).write(to: folder.appendingPathComponent("plain"))
-        let path = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).path
-        let outcome = try Self.runChild(["--trace", path], deadline: 20)
-        #expect(outcome.status == 2)
-        #expect(Self.lines(outcome.errors).count == 1, "\(outcome.errors)")
-        #expect(outcome.errors.contains("--trace") && outcome.errors.contains(path), "\(outcome.errors)")
-        #expect(!outcome.errors.contains("Error Domain") && !outcome.errors.contains("NSCocoa"))
-        #expect(outcome.output.isEmpty, "refused before the run")
-        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        #expect(!left.contains { $0.hasPrefix(".tmp-") }, "\(left)")
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func unwritablePaths() throws {
+        for name in ["loop", "/proc/version", "folder", "missing/trace.jsonl", "plain/trace.jsonl"] {
+            let folder = try StepFixtures.folder("paths")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let loop = folder.appendingPathComponent("loop").path
+            #expect(symlink(loop, loop) == 0, "\(name)")
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("folder"), withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: folder.appendingPathComponent("plain"))
+            let path = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).path
+            let outcome = try Self.runChild(["--trace", path], deadline: 20)
+            #expect(outcome.status == 2, "\(name)")
+            #expect(Self.lines(outcome.errors).count == 1, "\(name): \(outcome.errors)")
+            #expect(
+                outcome.errors.contains("--trace") && outcome.errors.contains(path),
+                "\(name): \(outcome.errors)")
+            #expect(
+                !outcome.errors.contains("Error Domain") && !outcome.errors.contains("NSCocoa"), "\(name)")
+            #expect(outcome.output.isEmpty, "\(name): refused before the run")
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(!left.contains { $0.hasPrefix(".tmp-") }, "\(name): \(left)")
+        }
     }
 
     @Test(
@@ -283,31 +290,34 @@ extension ProcessTests {
 
     @Test(
         "SIGHUP, SIGUSR1 and SIGALRM mid-run remove the run's temporary disk",
-        .enabled(if: binaries != nil, "the step executables are not built next to the tests"),
-        arguments: [SIGHUP, SIGUSR1, SIGALRM])
-    func otherInterrupts(signal number: Int32) throws {
-        let binaries = try #require(Self.binaries)
-        let folder = try StepFixtures.folder("signal")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = binaries.appendingPathComponent(Step.cacheAndPrefetch.rawValue)
-        process.arguments = ["--scenario", "long-fling"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": folder.path]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline,
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty
-        {
-            usleep(20_000)
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func otherInterrupts() throws {
+        for number in [SIGHUP, SIGUSR1, SIGALRM] {
+            let binaries = try #require(Self.binaries, "\(number)")
+            let folder = try StepFixtures.folder("signal")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let process = Process()
+            process.executableURL = binaries.appendingPathComponent(Step.cacheAndPrefetch.rawValue)
+            process.arguments = ["--scenario", "long-fling"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": folder.path]) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline,
+                ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty
+            {
+                usleep(20_000)
+            }
+            usleep(200_000)
+            kill(process.processIdentifier, number)
+            process.waitUntilExit()
+            #expect(
+                process.terminationReason == .uncaughtSignal && process.terminationStatus == number,
+                "\(number)")
+            let left = (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? []
+            #expect(left.isEmpty, "\(number): left behind: \(left.prefix(5))")
         }
-        usleep(200_000)
-        kill(process.processIdentifier, number)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == number)
-        let left = (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? []
-        #expect(left.isEmpty, "left behind: \(left.prefix(5))")
     }
 
     @Test(
