@@ -7,9 +7,8 @@ import Testing
 
 /// A picture's pixel hash is computed once and may be read from phones that run in parallel (the shared
 /// placeholder and failure pictures are).
-@Suite("A picture's hash, read from many threads")
-struct ImageHashTests {
-    /// Under the thread sanitiser (`swift test --sanitize=thread --filter ImageHashTests`) a hash written
+extension ImagingTests {
+    /// Under the thread sanitiser (`swift test --sanitize=thread --filter ImagingTests`) a hash written
     /// lazily without a lock is reported as a data race; without the sanitiser the race seldom shows.
     @Test("Read from many threads at once, a picture's hash is its pixels' hash, the same for every reader")
     func hashReadInParallel() {

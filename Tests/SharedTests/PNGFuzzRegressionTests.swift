@@ -7,8 +7,7 @@ import Testing
 /// Inputs kept from fuzzing (`Fuzz/fuzz-png.sh`): files named `png-*` are fed to the PNG decoder and
 /// `inflate-*` to the inflater. Each reached new code when the fuzzer found it; each must still decode or
 /// throw, never trap. Crash inputs found later go in the same folder.
-@Suite("PNG fuzz regressions")
-struct PNGFuzzRegressionTests {
+extension CodecTests {
     /// The checked-in inputs, sorted by name.
     static var inputs: [URL] {
         let folder = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/fuzz")

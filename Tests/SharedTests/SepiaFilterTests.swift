@@ -3,8 +3,8 @@ import Testing
 
 @testable import Imaging
 
-@Suite("Sepia filter")
-struct SepiaFilterTests {
+/// Sepia filter.
+extension ImagingTests {
     /// One pixel of a colour, filtered.
     static func filter(_ color: RGBA, intensity: Double) -> RGBA {
         SepiaFilter(intensity: intensity).apply(to: Bitmap(width: 1, height: 1, filledWith: color)).pixel(
@@ -24,83 +24,87 @@ struct SepiaFilterTests {
     //     k=128: 255 + (−19712>>8) = 178, 11520>>8 = 45, 8960>>8 = 35.
 
     @Test(
-        "Hand-computed pixels at intensity 0.8 (the articles' setting), at 1 (the clamped sepia matrix) and at 0.5"
+        "The sepia filter gives hand-computed pixels, keeps alpha, is the identity at 0, clamps bad intensities and is deterministic"
     )
-    func handComputedPixels() {
-        // Hand-computed pixels at intensity 0.8, the articles' setting.
+    func sepia() {
+        // Hand-computed pixels at intensity 0.8 (the articles' setting), at 1 (the clamped sepia matrix) and at 0.5.
         do {
-            #expect(
-                Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 0.8)
-                    == RGBA(red: 255, green: 255, blue: 242))
-            #expect(
-                Self.filter(RGBA(red: 0, green: 0, blue: 0), intensity: 0.8)
-                    == RGBA(red: 0, green: 0, blue: 0))
-            #expect(
-                Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 0.8)
-                    == RGBA(red: 164, green: 149, blue: 122))
-            #expect(
-                Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 0.8)
-                    == RGBA(red: 131, green: 71, blue: 55))
+            // Hand-computed pixels at intensity 0.8, the articles' setting.
+            do {
+                #expect(
+                    Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 0.8)
+                        == RGBA(red: 255, green: 255, blue: 242))
+                #expect(
+                    Self.filter(RGBA(red: 0, green: 0, blue: 0), intensity: 0.8)
+                        == RGBA(red: 0, green: 0, blue: 0))
+                #expect(
+                    Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 0.8)
+                        == RGBA(red: 164, green: 149, blue: 122))
+                #expect(
+                    Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 0.8)
+                        == RGBA(red: 131, green: 71, blue: 55))
+            }
+            // Hand-computed pixels at intensity 1 are the clamped sepia matrix.
+            do {
+                #expect(
+                    Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 1)
+                        == RGBA(red: 255, green: 255, blue: 239))
+                #expect(
+                    Self.filter(RGBA(red: 0, green: 0, blue: 0), intensity: 1)
+                        == RGBA(red: 0, green: 0, blue: 0))
+                #expect(
+                    Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 1)
+                        == RGBA(red: 173, green: 154, blue: 120))
+                #expect(
+                    Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 1)
+                        == RGBA(red: 100, green: 89, blue: 69))
+            }
+            // Hand-computed pixels at intensity 0.5.
+            do {
+                #expect(
+                    Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 0.5)
+                        == RGBA(red: 255, green: 255, blue: 247))
+                #expect(
+                    Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 0.5)
+                        == RGBA(red: 151, green: 141, blue: 124))
+                #expect(
+                    Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 0.5)
+                        == RGBA(red: 178, green: 45, blue: 35))
+            }
         }
-        // Hand-computed pixels at intensity 1 are the clamped sepia matrix.
+        // Alpha passes through, intensity 0 is the identity, out-of-range and non-finite intensities clamp, and filtering is deterministic and keeps the size.
         do {
-            #expect(
-                Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 1)
-                    == RGBA(red: 255, green: 255, blue: 239))
-            #expect(
-                Self.filter(RGBA(red: 0, green: 0, blue: 0), intensity: 1) == RGBA(red: 0, green: 0, blue: 0))
-            #expect(
-                Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 1)
-                    == RGBA(red: 173, green: 154, blue: 120))
-            #expect(
-                Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 1)
-                    == RGBA(red: 100, green: 89, blue: 69))
+            // Alpha passes through unchanged.
+            do {
+                let pixel = Self.filter(RGBA(red: 128, green: 128, blue: 128, alpha: 77), intensity: 0.8)
+                #expect(pixel == RGBA(red: 164, green: 149, blue: 122, alpha: 77))
+            }
+            // Intensity 0 returns exactly the input.
+            do {
+                var random = SeededGenerator(seed: 5)
+                let bitmap = Bitmap(width: 31, height: 9, rgba: random.bytes(31 * 9 * 4))
+                #expect(SepiaFilter(intensity: 0).apply(to: bitmap) == bitmap)
+            }
+            // Out-of-range and non-finite intensities clamp instead of trapping.
+            do {
+                let grey = RGBA(red: 128, green: 128, blue: 128)
+                #expect(Self.filter(grey, intensity: -1) == grey)
+                #expect(Self.filter(grey, intensity: .nan) == grey)
+                #expect(Self.filter(grey, intensity: -.infinity) == grey)
+                #expect(Self.filter(grey, intensity: 2) == RGBA(red: 173, green: 154, blue: 120))
+                #expect(Self.filter(grey, intensity: .infinity) == RGBA(red: 173, green: 154, blue: 120))
+            }
+            // Filtering is deterministic and keeps the size.
+            do {
+                var random = SeededGenerator(seed: 11)
+                let bitmap = Bitmap(width: 40, height: 30, rgba: random.bytes(40 * 30 * 4))
+                let first = SepiaFilter(intensity: 0.8).apply(to: bitmap)
+                let second = SepiaFilter(intensity: 0.8).apply(to: bitmap)
+                #expect(first == second)
+                #expect(first.width == 40 && first.height == 30)
+                #expect(first != bitmap)
+            }
         }
-        // Hand-computed pixels at intensity 0.5.
-        do {
-            #expect(
-                Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 0.5)
-                    == RGBA(red: 255, green: 255, blue: 247))
-            #expect(
-                Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 0.5)
-                    == RGBA(red: 151, green: 141, blue: 124))
-            #expect(
-                Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 0.5)
-                    == RGBA(red: 178, green: 45, blue: 35))
-        }
     }
 
-    @Test("Alpha passes through unchanged")
-    func alphaUnchanged() {
-        let pixel = Self.filter(RGBA(red: 128, green: 128, blue: 128, alpha: 77), intensity: 0.8)
-        #expect(pixel == RGBA(red: 164, green: 149, blue: 122, alpha: 77))
-    }
-
-    @Test("Intensity 0 returns exactly the input")
-    func zeroIsIdentity() {
-        var random = SeededGenerator(seed: 5)
-        let bitmap = Bitmap(width: 31, height: 9, rgba: random.bytes(31 * 9 * 4))
-        #expect(SepiaFilter(intensity: 0).apply(to: bitmap) == bitmap)
-    }
-
-    @Test("Out-of-range and non-finite intensities clamp instead of trapping")
-    func outOfRangeIntensities() {
-        let grey = RGBA(red: 128, green: 128, blue: 128)
-        #expect(Self.filter(grey, intensity: -1) == grey)
-        #expect(Self.filter(grey, intensity: .nan) == grey)
-        #expect(Self.filter(grey, intensity: -.infinity) == grey)
-        #expect(Self.filter(grey, intensity: 2) == RGBA(red: 173, green: 154, blue: 120))
-        #expect(Self.filter(grey, intensity: .infinity) == RGBA(red: 173, green: 154, blue: 120))
-    }
-
-    @Test("Filtering is deterministic and keeps the size")
-    func deterministic() {
-        var random = SeededGenerator(seed: 11)
-        let bitmap = Bitmap(width: 40, height: 30, rgba: random.bytes(40 * 30 * 4))
-        let first = SepiaFilter(intensity: 0.8).apply(to: bitmap)
-        let second = SepiaFilter(intensity: 0.8).apply(to: bitmap)
-        #expect(first == second)
-        #expect(first.width == 40 && first.height == 30)
-        #expect(first != bitmap)
-    }
 }

@@ -5,8 +5,7 @@ import Testing
 
 /// `Compare` over steps that misbehave: a copy of the built `Compare` in a folder of its own, beside small
 /// shell scripts named like steps that hang, flood a pipe, die by a signal or are missing.
-@Suite("Compare with misbehaving steps")
-struct CompareRobustnessTests {
+extension ProcessTests {
     /// The built `Compare`, if it was built next to the tests.
     static let compare: URL? = ProcessTests.binaries.map { $0.appendingPathComponent("Compare") }.flatMap {
         FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil
@@ -119,37 +118,40 @@ struct CompareRobustnessTests {
 
     @Test(
         "SIGTERM or SIGINT on Compare stops the step's whole process group, then Compare",
-        .enabled(if: compare != nil, "Compare is not built next to the tests"),
-        arguments: [SIGTERM, SIGINT])
-    func interruptedCompare(signal number: Int32) throws {
-        let folder = try Self.folder(steps: [
-            Self.good, ("Step2Loops", "echo $$ > \"$(dirname \"$0\")/pid\"; while :; do :; done"),
-        ])
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = folder.appendingPathComponent("Compare")
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let pidFile = folder.appendingPathComponent("pid").path
-        var stepPID: pid_t = 0
-        for _ in 0..<500 where stepPID == 0 {
-            stepPID =
-                (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap {
-                    pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
-                } ?? 0
-            usleep(20_000)
+        .enabled(if: compare != nil, "Compare is not built next to the tests"))
+    func interruptedCompare() throws {
+        for number in [SIGTERM, SIGINT] {
+            let folder = try Self.folder(steps: [
+                Self.good, ("Step2Loops", "echo $$ > \"$(dirname \"$0\")/pid\"; while :; do :; done"),
+            ])
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let process = Process()
+            process.executableURL = folder.appendingPathComponent("Compare")
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let pidFile = folder.appendingPathComponent("pid").path
+            var stepPID: pid_t = 0
+            for _ in 0..<500 where stepPID == 0 {
+                stepPID =
+                    (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap {
+                        pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                    } ?? 0
+                usleep(20_000)
+            }
+            #expect(stepPID > 0, "\(number)")
+            kill(process.processIdentifier, number)
+            process.waitUntilExit()
+            #expect(
+                process.terminationReason == .uncaughtSignal && process.terminationStatus == number,
+                "\(number)")
+            var gone = false
+            for _ in 0..<300 where !gone {
+                gone = kill(stepPID, 0) != 0 && errno == ESRCH
+                if !gone { usleep(10_000) }
+            }
+            #expect(gone, "\(number): the step \(stepPID) is still running")
+            if !gone { kill(stepPID, SIGKILL) }
         }
-        #expect(stepPID > 0)
-        kill(process.processIdentifier, number)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == number)
-        var gone = false
-        for _ in 0..<300 where !gone {
-            gone = kill(stepPID, 0) != 0 && errno == ESRCH
-            if !gone { usleep(10_000) }
-        }
-        #expect(gone, "the step \(stepPID) is still running")
-        if !gone { kill(stepPID, SIGKILL) }
     }
 }

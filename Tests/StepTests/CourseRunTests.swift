@@ -6,8 +6,7 @@ import Testing
 
 /// How `Course check` runs a student's step as a process: what the step leaves behind does not hold the
 /// check.
-@Suite("Course runs a student's step as a process")
-struct CourseRunTests {
+extension ProcessTests {
     /// A stand-in for a student's step that starts a background `sleep` holding its standard output and
     /// error (a grandchild of the check), notes its process id, then prints `output` and exits `status`.
     static func stepLeavingAGrandchild(in folder: URL, output: String, status: Int) throws -> URL {
@@ -40,33 +39,34 @@ struct CourseRunTests {
     }
 
     @Test(
-        "A step whose background process still holds its output is judged by what it printed, at once",
-        arguments: [0, 3])
-    func aGrandchildHoldingTheOutputDoesNotHoldTheCheck(status: Int) throws {
-        let folder = try StepFixtures.folder("grandchild")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let report = #"{"step": "Step9Sleeper", "metrics": {"requests_started": 3}, "final_screen": []}"#
-        let bin = try Self.stepLeavingAGrandchild(
-            in: folder, output: report.replacingOccurrences(of: "{\"step\"", with: "{\n  \"step\""),
-            status: status)
-        let package = WorkbookPackage(folder: folder)
-        let outcome = Result {
-            try package.run(
-                "Step9Sleeper", scenario: "course", options: [], traced: false, limited: true, bin: bin,
-                scratch: folder)
-        }
-        let grandchild = try Self.grandchild(in: bin)
-        defer { kill(grandchild.id, SIGKILL) }
-        // The check came back while the grandchild, two minutes from its end, still held the output.
-        #expect(grandchild.isRunning)
-        switch (status, outcome) {
-        case (0, .success(let read)):
-            #expect(read.metrics["requests_started"] == 3)
-        case (_, .failure(let error)):
-            #expect(status != 0)
-            #expect("\(error)" == "Step9Sleeper failed on course")
-        default:
-            Issue.record("exit status \(status) gave \(outcome)")
+        "A step whose background process still holds its output is judged by what it printed, at once")
+    func aGrandchildHoldingTheOutputDoesNotHoldTheCheck() throws {
+        for status in [0, 3] {
+            let folder = try StepFixtures.folder("grandchild")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let report = #"{"step": "Step9Sleeper", "metrics": {"requests_started": 3}, "final_screen": []}"#
+            let bin = try Self.stepLeavingAGrandchild(
+                in: folder, output: report.replacingOccurrences(of: "{\"step\"", with: "{\n  \"step\""),
+                status: status)
+            let package = WorkbookPackage(folder: folder)
+            let outcome = Result {
+                try package.run(
+                    "Step9Sleeper", scenario: "course", options: [], traced: false, limited: true, bin: bin,
+                    scratch: folder)
+            }
+            let grandchild = try Self.grandchild(in: bin)
+            defer { kill(grandchild.id, SIGKILL) }
+            // The check came back while the grandchild, two minutes from its end, still held the output.
+            #expect(grandchild.isRunning, "\(status)")
+            switch (status, outcome) {
+            case (0, .success(let read)):
+                #expect(read.metrics["requests_started"] == 3, "\(status)")
+            case (_, .failure(let error)):
+                #expect(status != 0, "\(status)")
+                #expect("\(error)" == "Step9Sleeper failed on course", "\(status)")
+            default:
+                Issue.record("exit status \(status) gave \(outcome)")
+            }
         }
     }
 }

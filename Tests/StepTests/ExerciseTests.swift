@@ -7,7 +7,8 @@ import Testing
 
 /// The walkthrough's exercises, from `Course`'s table: the run exercises' promises hold on the code as
 /// shipped, every exercise that edits code finds that code, and the walkthrough lists the same exercises.
-/// (`swift run Course verify`, run by CI, makes the edits and checks the write exercises.)
+/// (`swift run Course verify`, run by CI, makes the edits and checks the write exercises.) The brace
+/// matcher `Course` finds code with is tested here too (below).
 @Suite("The walkthrough's exercises")
 struct ExerciseTests {
     static let package = WorkbookPackage(folder: Step.sourcesFolder.deletingLastPathComponent())
@@ -61,166 +62,176 @@ struct ExerciseTests {
         }
     }
 
-    @Test("Each predict-and-run exercise shows what the walkthrough says", arguments: runExercises)
-    func runExerciseHolds(id: String) throws {
-        let exercise = try #require(Exercises.named(id))
-        let reports = try Self.reports(for: exercise)
-        let failure = Judge.firstFailure(of: exercise, runs: reports, baselines: [:])
-        #expect(failure == nil, "exercise \(id): \(failure ?? "")")
-    }
-
-    @Test("The walkthrough lists exactly the exercises Course knows, with the same titles")
-    func walkthroughMatchesTheTable() {
-        let listed = WalkthroughExercises.list(
-            in: (try? String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)) ?? "")
-        #expect(listed.count >= 20)
-        #expect(Verify.mismatches(walkthrough: listed, table: Exercises.all) == [])
-    }
-
-    @Test("Every `swift run Course` command of the walkthrough names an exercise Course knows")
-    func courseCommandsNameExercises() throws {
-        let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "`" }).map(String.init)
-        var named = 0
-        for index in words.indices.dropLast(4)
-        where words[index] == "swift" && words[index + 1] == "run" && words[index + 2] == "Course"
-            && ["start", "check", "hint", "reset", "watch"].contains(words[index + 3])
-        {
-            let id = words[index + 4].trimmingCharacters(in: CharacterSet(charactersIn: ".,;:)"))
-            if words[index + 3] == "reset" && id == "--all" { continue }
-            #expect(Exercises.named(id) != nil, "Walkthrough.md runs Course on an unknown exercise \(id)")
-            named += 1
+    @Test("Each predict-and-run exercise shows what the walkthrough says")
+    func runExerciseHolds() throws {
+        for id in Self.runExercises {
+            let exercise = try #require(Exercises.named(id), "\(id)")
+            let reports = try Self.reports(for: exercise)
+            let failure = Judge.firstFailure(of: exercise, runs: reports, baselines: [:])
+            #expect(failure == nil, "\(id): exercise \(id): \(failure ?? "")")
         }
-        #expect(named >= 20)
     }
 
-    @Test("Every exercise that edits code finds that code in the step as shipped")
-    func editsFindTheirCode() throws {
-        for exercise in Exercises.all {
-            let folder = try #require(Self.package.stepName(exercise.step), "no folder for \(exercise.id)")
-            func text(_ file: String) throws -> String {
-                try String(
-                    contentsOf: Self.package.folder.appendingPathComponent("Sources/\(folder)/\(file)"),
-                    encoding: .utf8)
-            }
-            for edit in exercise.mutants.flatMap(\.edits) {
-                let changed = SwiftSource.replacing(
-                    edit.old, with: edit.new, occurrence: edit.occurrence, inside: edit.inside,
-                    in: try text(edit.file))
+    @Test(
+        "The exercise table is well formed, lists what the walkthrough lists and runs, finds the code it edits, and gives each write exercise three named mutants"
+    )
+    func exerciseTable() throws {
+        // Every exercise names a step folder, has hints, and an id that fits its chapter.
+        do {
+            var seen: Set<String> = []
+            for exercise in Exercises.all {
+                #expect(seen.insert(exercise.id).inserted, "\(exercise.id) twice")
                 #expect(
-                    changed != nil, "exercise \(exercise.id): a mutant's \(edit.old.debugDescription) is gone"
-                )
+                    Self.package.stepName(exercise.step) != nil,
+                    "\(exercise.id): no Step\(exercise.step) folder")
+                #expect(!exercise.hints.isEmpty, "\(exercise.id) has no hint")
+                #expect(!exercise.expectations.isEmpty, "\(exercise.id) judges nothing")
+                #expect(
+                    exercise.id.hasPrefix("\(exercise.step)."),
+                    "\(exercise.id) is in chapter \(exercise.step)")
             }
-            switch exercise.kind {
-            case .run:
-                break
-            case .change(let edits):
-                for edit in edits {
+        }
+        // The walkthrough lists exactly the exercises Course knows, with the same titles.
+        do {
+            let listed = WalkthroughExercises.list(
+                in: (try? String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)) ?? "")
+            #expect(listed.count >= 20)
+            #expect(Verify.mismatches(walkthrough: listed, table: Exercises.all) == [])
+        }
+        // Every `swift run Course` command of the walkthrough names an exercise Course knows.
+        do {
+            let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
+            let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "`" }).map(String.init)
+            var named = 0
+            for index in words.indices.dropLast(4)
+            where words[index] == "swift" && words[index + 1] == "run" && words[index + 2] == "Course"
+                && ["start", "check", "hint", "reset", "watch"].contains(words[index + 3])
+            {
+                let id = words[index + 4].trimmingCharacters(in: CharacterSet(charactersIn: ".,;:)"))
+                if words[index + 3] == "reset" && id == "--all" { continue }
+                #expect(Exercises.named(id) != nil, "Walkthrough.md runs Course on an unknown exercise \(id)")
+                named += 1
+            }
+            #expect(named >= 20)
+        }
+        // Every exercise that edits code finds that code in the step as shipped.
+        do {
+            for exercise in Exercises.all {
+                let folder = try #require(
+                    Self.package.stepName(exercise.step), "no folder for \(exercise.id)")
+                func text(_ file: String) throws -> String {
+                    try String(
+                        contentsOf: Self.package.folder.appendingPathComponent("Sources/\(folder)/\(file)"),
+                        encoding: .utf8)
+                }
+                for edit in exercise.mutants.flatMap(\.edits) {
                     let changed = SwiftSource.replacing(
                         edit.old, with: edit.new, occurrence: edit.occurrence, inside: edit.inside,
                         in: try text(edit.file))
                     #expect(
                         changed != nil,
-                        "exercise \(exercise.id): no \(edit.old.debugDescription) in \(edit.inside)")
+                        "exercise \(exercise.id): a mutant's \(edit.old.debugDescription) is gone"
+                    )
                 }
-            case .write(let blanks):
-                for blank in blanks {
-                    let source = try text(blank.file)
-                    let changed =
-                        blank.statement.map {
-                            SwiftSource.blankingStatement(
-                                $0, inside: blank.declaration, in: source, todo: ["TODO"])
-                        }
-                        ?? SwiftSource.blankingBody(
-                            of: blank.declaration, in: source, todo: ["TODO"], placeholder: nil)
-                    #expect(
-                        changed != nil, "exercise \(exercise.id): no \(blank.declaration) in \(blank.file)")
-                    #expect(changed != source)
+                switch exercise.kind {
+                case .run:
+                    break
+                case .change(let edits):
+                    for edit in edits {
+                        let changed = SwiftSource.replacing(
+                            edit.old, with: edit.new, occurrence: edit.occurrence, inside: edit.inside,
+                            in: try text(edit.file))
+                        #expect(
+                            changed != nil,
+                            "exercise \(exercise.id): no \(edit.old.debugDescription) in \(edit.inside)")
+                    }
+                case .write(let blanks):
+                    for blank in blanks {
+                        let source = try text(blank.file)
+                        let changed =
+                            blank.statement.map {
+                                SwiftSource.blankingStatement(
+                                    $0, inside: blank.declaration, in: source, todo: ["TODO"])
+                            }
+                            ?? SwiftSource.blankingBody(
+                                of: blank.declaration, in: source, todo: ["TODO"], placeholder: nil)
+                        #expect(
+                            changed != nil,
+                            "exercise \(exercise.id): no \(blank.declaration) in \(blank.file)")
+                        #expect(changed != source)
+                    }
+                }
+            }
+        }
+        // Every write exercise lists at least three mutants, each a named mistake.
+        do {
+            for exercise in Exercises.all {
+                guard case .write = exercise.kind else { continue }
+                #expect(
+                    exercise.mutants.count >= Verify.mutantsPerWriteExercise,
+                    "exercise \(exercise.id) has \(exercise.mutants.count) mutant(s)")
+                for mutant in exercise.mutants {
+                    #expect(!mutant.mistake.isEmpty && !mutant.edits.isEmpty, "exercise \(exercise.id)")
                 }
             }
         }
     }
 
-    @Test("Every write exercise lists at least three mutants, each a named mistake")
-    func writeExercisesHaveMutants() {
-        for exercise in Exercises.all {
-            guard case .write = exercise.kind else { continue }
-            #expect(
-                exercise.mutants.count >= Verify.mutantsPerWriteExercise,
-                "exercise \(exercise.id) has \(exercise.mutants.count) mutant(s)")
-            for mutant in exercise.mutants {
-                #expect(!mutant.mistake.isEmpty && !mutant.edits.isEmpty, "exercise \(exercise.id)")
+    @Test(
+        "A check finds the report among prints, fails a slow check by its wall time, counts runtime warnings in one line, and names a final screen's first differing row"
+    )
+    func checkReadsTheStep() throws {
+        // A step's report is found among whatever the student's code printed around it.
+        do {
+            let json = "{\n  \"step\": \"Step2Background\",\n  \"metrics\": {\"decodes\": 3}\n}\n"
+            // Buffered prints land before, inside a line around, and after the report.
+            let printed = "here {\n  \"step\": no\nrow 3 lo" + json + "aded\nrow 4 loaded\n"
+            let report = try WorkbookPackage.report(fromOutput: Data(printed.utf8), of: "Step2Background")
+            #expect(report.metrics["decodes"] == 3)
+            #expect(throws: CourseError.self) {
+                try WorkbookPackage.report(fromOutput: Data("row 3 loaded\n".utf8), of: "Step2Background")
             }
         }
-    }
-
-    @Test("A step's report is found among whatever the student's code printed around it")
-    func reportAfterPrints() throws {
-        let json = "{\n  \"step\": \"Step2Background\",\n  \"metrics\": {\"decodes\": 3}\n}\n"
-        // Buffered prints land before, inside a line around, and after the report.
-        let printed = "here {\n  \"step\": no\nrow 3 lo" + json + "aded\nrow 4 loaded\n"
-        let report = try WorkbookPackage.report(fromOutput: Data(printed.utf8), of: "Step2Background")
-        #expect(report.metrics["decodes"] == 3)
-        #expect(throws: CourseError.self) {
-            try WorkbookPackage.report(fromOutput: Data("row 3 loaded\n".utf8), of: "Step2Background")
+        // Verify fails a check slower than the limit, by its wall time, and names it.
+        do {
+            let limit = Verify.checkTimeLimit
+            let checks = [
+                Verify.Timing(what: "2.4 as shipped", seconds: limit - 1, processorSeconds: 5),
+                Verify.Timing(what: "4.7 mutant 1", seconds: limit + 1, processorSeconds: 12),
+            ]
+            let slow = Verify.slowChecks(checks)
+            #expect(slow.count == 1)
+            #expect(slow.first?.hasPrefix("check time: 4.7 mutant 1 took ") == true, "\(slow)")
+        }
+        // A runtime warning on standard error is one line, with how many more there were.
+        do {
+            let errors = String(
+                repeating: "SWIFT TASK CONTINUATION MISUSE: image(for:preview:) leaked its continuation\n",
+                count: 3)
+            #expect(
+                WorkbookPackage.runtimeWarning(in: errors)
+                    == "SWIFT TASK CONTINUATION MISUSE: image(for:preview:) leaked its continuation "
+                    + "(and 2 more such line(s))")
+            #expect(WorkbookPackage.runtimeWarning(in: "") == nil)
+            #expect(WorkbookPackage.runtimeWarning(in: "loaded row 3\n") == nil)
+        }
+        // A final screen that differs from the code as shipped is named by its first differing row.
+        do {
+            let shipped = RunReport(
+                metrics: [:], oracle: [:], finalShows: ["image", "failed"], finalHashes: ["ab", "cd"])
+            var mine = shipped
+            #expect(Judge.screenDifference(mine, shipped) == nil)
+            mine.finalHashes[1] = "ef"
+            #expect(Judge.screenDifference(mine, shipped)?.contains("row 2") == true)
+            mine.finalShows[0] = "placeholder"
+            #expect(Judge.screenDifference(mine, shipped)?.contains("row 1 shows placeholder") == true)
         }
     }
 
-    @Test("Verify fails a check slower than the limit, by its wall time, and names it")
-    func slowChecksFail() {
-        let limit = Verify.checkTimeLimit
-        let checks = [
-            Verify.Timing(what: "2.4 as shipped", seconds: limit - 1, processorSeconds: 5),
-            Verify.Timing(what: "4.7 mutant 1", seconds: limit + 1, processorSeconds: 12),
-        ]
-        let slow = Verify.slowChecks(checks)
-        #expect(slow.count == 1)
-        #expect(slow.first?.hasPrefix("check time: 4.7 mutant 1 took ") == true, "\(slow)")
-    }
-
-    @Test("A runtime warning on standard error is one line, with how many more there were")
-    func runtimeWarningsAreCounted() {
-        let errors = String(
-            repeating: "SWIFT TASK CONTINUATION MISUSE: image(for:preview:) leaked its continuation\n",
-            count: 3)
-        #expect(
-            WorkbookPackage.runtimeWarning(in: errors)
-                == "SWIFT TASK CONTINUATION MISUSE: image(for:preview:) leaked its continuation "
-                + "(and 2 more such line(s))")
-        #expect(WorkbookPackage.runtimeWarning(in: "") == nil)
-        #expect(WorkbookPackage.runtimeWarning(in: "loaded row 3\n") == nil)
-    }
-
-    @Test("A final screen that differs from the code as shipped is named by its first differing row")
-    func finalScreensAreCompared() {
-        let shipped = RunReport(
-            metrics: [:], oracle: [:], finalShows: ["image", "failed"], finalHashes: ["ab", "cd"])
-        var mine = shipped
-        #expect(Judge.screenDifference(mine, shipped) == nil)
-        mine.finalHashes[1] = "ef"
-        #expect(Judge.screenDifference(mine, shipped)?.contains("row 2") == true)
-        mine.finalShows[0] = "placeholder"
-        #expect(Judge.screenDifference(mine, shipped)?.contains("row 1 shows placeholder") == true)
-    }
-
-    @Test("Every exercise names a step folder, has hints, and an id that fits its chapter")
-    func exercisesAreWellFormed() {
-        var seen: Set<String> = []
-        for exercise in Exercises.all {
-            #expect(seen.insert(exercise.id).inserted, "\(exercise.id) twice")
-            #expect(
-                Self.package.stepName(exercise.step) != nil, "\(exercise.id): no Step\(exercise.step) folder")
-            #expect(!exercise.hints.isEmpty, "\(exercise.id) has no hint")
-            #expect(!exercise.expectations.isEmpty, "\(exercise.id) judges nothing")
-            #expect(
-                exercise.id.hasPrefix("\(exercise.step)."), "\(exercise.id) is in chapter \(exercise.step)")
-        }
-    }
 }
 
 /// The brace matcher `Course` finds code with.
-@Suite("Finding code by its declaration")
-struct SwiftSourceTests {
+extension ExerciseTests {
     static let sample = """
         final class Cell {
             /// Not this one: `func prepareForReuse() {`
@@ -234,31 +245,35 @@ struct SwiftSourceTests {
         }
         """
 
-    @Test("A body is found past braces in strings and comments, and a longer name is not taken for it")
-    func findsTheBody() throws {
-        let blanked = try #require(
-            SwiftSource.blankingBody(
-                of: "func prepareForReuse", in: Self.sample, todo: ["TODO"], placeholder: nil))
-        #expect(!blanked.contains("super.prepareForReuse()"))
-        #expect(blanked.contains("        // TODO\n    }\n\n    func prepareForReuseLater() {}"))
-        #expect(blanked.contains("let note = \"a } in a string { \""))
+    @Test(
+        "The brace matcher finds a body past braces in strings and comments, takes a statement to the end of its braces, and replaces the n-th occurrence"
+    )
+    func braceMatcher() throws {
+        // A body is found past braces in strings and comments, and a longer name is not taken for it.
+        do {
+            let blanked = try #require(
+                SwiftSource.blankingBody(
+                    of: "func prepareForReuse", in: Self.sample, todo: ["TODO"], placeholder: nil))
+            #expect(!blanked.contains("super.prepareForReuse()"))
+            #expect(blanked.contains("        // TODO\n    }\n\n    func prepareForReuseLater() {}"))
+            #expect(blanked.contains("let note = \"a } in a string { \""))
+        }
+        // A statement is taken away to the end of its braces.
+        do {
+            let blanked = try #require(
+                SwiftSource.blankingStatement(
+                    "if let load", inside: "func prepareForReuse", in: Self.sample, todo: ["TODO"]))
+            #expect(blanked.contains("super.prepareForReuse()\n        // TODO\n    }"))
+        }
+        // The n-th occurrence inside a declaration is the one replaced; a missing one is nil.
+        do {
+            let text = "func a() { x; x }\nfunc b() { x }"
+            #expect(
+                SwiftSource.replacing("x", with: "y", occurrence: 2, inside: "func a", in: text)
+                    == "func a() { x; y }\nfunc b() { x }")
+            #expect(SwiftSource.replacing("x", with: "y", occurrence: 3, inside: "func a", in: text) == nil)
+            #expect(SwiftSource.replacing("x", with: "y", occurrence: 1, inside: "func c", in: text) == nil)
+        }
     }
 
-    @Test("A statement is taken away to the end of its braces")
-    func takesAStatement() throws {
-        let blanked = try #require(
-            SwiftSource.blankingStatement(
-                "if let load", inside: "func prepareForReuse", in: Self.sample, todo: ["TODO"]))
-        #expect(blanked.contains("super.prepareForReuse()\n        // TODO\n    }"))
-    }
-
-    @Test("The n-th occurrence inside a declaration is the one replaced; a missing one is nil")
-    func replacesAnOccurrence() {
-        let text = "func a() { x; x }\nfunc b() { x }"
-        #expect(
-            SwiftSource.replacing("x", with: "y", occurrence: 2, inside: "func a", in: text)
-                == "func a() { x; y }\nfunc b() { x }")
-        #expect(SwiftSource.replacing("x", with: "y", occurrence: 3, inside: "func a", in: text) == nil)
-        #expect(SwiftSource.replacing("x", with: "y", occurrence: 1, inside: "func c", in: text) == nil)
-    }
 }

@@ -9,8 +9,7 @@ import Testing
 
 /// No step keeps its objects alive after they are done: no retain cycles among controllers, operations,
 /// cells and records, even when a relaunch or a memory warning lands in the middle of the work.
-@Suite("Lifetimes")
-struct LifetimeTests {
+extension LessonTests {
     /// A memory warning during the first downloads and decodes, a relaunch in the middle of the transfers
     /// a fling started, and another memory warning while the new launch works.
     static let interrupted = """
@@ -75,10 +74,11 @@ struct LifetimeTests {
     // and Swift has no way to end a task without resuming it, so the killed launch's tasks (and what they
     // hold) stay.
     @Test(
-        "After a run interrupted by memory warnings and a relaunch, nothing of any step is alive",
-        arguments: Step.allCases.filter { $0 != .concurrency })
-    func nothingSurvives(step: Step) throws {
-        try Self.expectNothingSurvives(step, Self.interrupted, relaunches: 1)
+        "After a run interrupted by memory warnings and a relaunch, nothing of any step is alive")
+    func nothingSurvives() throws {
+        for step in Step.allCases where step != .concurrency {
+            try Self.expectNothingSurvives(step, Self.interrupted, relaunches: 1)
+        }
     }
 
     @Test("After a run interrupted by memory warnings, nothing of step 5 is alive: every task has ended")

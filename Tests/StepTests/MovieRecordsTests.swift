@@ -10,8 +10,7 @@ import Testing
 /// Steps 2 to 5 make a row's record the first time the row is asked for (`RowRecords`): it must then be
 /// the one record of that row for the rest of the run, since steps 2 and 3 keep a row's state and poster
 /// in it, and show the catalog row's title and URL.
-@Suite("The steps' records")
-struct MovieRecordsTests {
+extension StepPartsTests {
     /// Checks one step's records over rows that repeat the catalog, asked for in a scrambled order, twice.
     static func check<Records, Record: AnyObject>(
         _ step: String, make: ([Movie]) -> Records, count: (Records) -> Int, record: (Records, Int) -> Record,

@@ -6,12 +6,9 @@ import Testing
 /// Output paths as hostile users give them: FIFOs nobody reads, full disks, loops, inputs named as outputs.
 /// Each runs a step as a child process, bounded in time, and checks one line on standard error, the exit
 /// code, and that nothing that was there before was lost.
-@Suite("Output paths")
-struct OutputPathTests {
-    static let binaries = ProcessTests.binaries
-
+extension ProcessTests {
     /// Runs a step binary as a child with at most `deadline` seconds.
-    static func run(
+    static func runChild(
         _ step: Step, _ arguments: [String], environment: [String: String] = [:], deadline: Double = 60
     ) throws -> ChildProcess.Outcome {
         let binaries = try #require(binaries)
@@ -21,10 +18,11 @@ struct OutputPathTests {
     }
 
     /// Runs step 1 as a child with at most `deadline` seconds.
-    static func run(_ arguments: [String], environment: [String: String] = [:], deadline: Double = 60) throws
+    static func runChild(_ arguments: [String], environment: [String: String] = [:], deadline: Double = 60)
+        throws
         -> ChildProcess.Outcome
     {
-        try run(.naive, arguments, environment: environment, deadline: deadline)
+        try runChild(.naive, arguments, environment: environment, deadline: deadline)
     }
 
     /// Whether this test process may mount a tiny tmpfs (root, and the kernel allows it), for a real full
@@ -43,169 +41,171 @@ struct OutputPathTests {
     }
 
     @Test(
-        "A FIFO nobody reads as --trace or --timeline is refused at once in one line, exit 2",
-        .enabled(if: binaries != nil, "the step executables are not built next to the tests"),
-        arguments: ["--trace", "--timeline"])
-    func fifoWithoutReader(option: String) throws {
-        let folder = try StepFixtures.folder("fifo")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("out").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let outcome = try Self.run([option, fifo], deadline: 20)
-        #expect(outcome.status == 2)
-        #expect(outcome.seconds < 10, "took \(outcome.seconds) s")
-        #expect(Self.lines(outcome.errors).count == 1, "\(outcome.errors)")
-        #expect(outcome.errors.contains(option) && outcome.errors.contains("no process is reading"))
-    }
-
-    @Test(
-        "A FIFO with a reader gets the whole trace",
+        "A FIFO as an output: refused at once without a reader, given the whole trace with one, and not waited on by a reader that never reads",
         .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
-    func fifoWithReader() throws {
-        let folder = try StepFixtures.folder("fifo-read")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("out").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        // This test reads the FIFO itself: its read end is open before the step starts.
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
-        #expect(reader >= 0)
-        defer { close(reader) }
-        let binaries = try #require(Self.binaries)
-        let process = Process()
-        process.executableURL = binaries.appendingPathComponent(Step.naive.rawValue)
-        process.arguments = ["--trace", fifo, "--scenario", "reading"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let count = read(reader, &buffer, buffer.count)
-            if count > 0 {
-                bytes += buffer[0..<count]
-            } else if !process.isRunning {
-                break
-            } else {
-                usleep(10_000)
+    func fifos() throws {
+        // A FIFO nobody reads as --trace or --timeline is refused at once in one line, exit 2.
+        do {
+            for option in ["--trace", "--timeline"] {
+                let folder = try StepFixtures.folder("fifo")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let fifo = folder.appendingPathComponent("out").path
+                #expect(mkfifo(fifo, 0o600) == 0, "\(option)")
+                let outcome = try Self.runChild([option, fifo], deadline: 20)
+                #expect(outcome.status == 2, "\(option)")
+                #expect(outcome.seconds < 10, "\(option): took \(outcome.seconds) s")
+                #expect(Self.lines(outcome.errors).count == 1, "\(option): \(outcome.errors)")
+                #expect(
+                    outcome.errors.contains(option) && outcome.errors.contains("no process is reading"),
+                    "\(option)")
             }
         }
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let trace = String(decoding: bytes, as: UTF8.self)
-        #expect(trace.hasSuffix("\n") && trace.split(separator: "\n").count > 100)
+        // A FIFO with a reader gets the whole trace.
+        do {
+            let folder = try StepFixtures.folder("fifo-read")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let fifo = folder.appendingPathComponent("out").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            // This test reads the FIFO itself: its read end is open before the step starts.
+            let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+            #expect(reader >= 0)
+            defer { close(reader) }
+            let binaries = try #require(Self.binaries)
+            let process = Process()
+            process.executableURL = binaries.appendingPathComponent(Step.naive.rawValue)
+            process.arguments = ["--trace", fifo, "--scenario", "reading"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                let count = read(reader, &buffer, buffer.count)
+                if count > 0 {
+                    bytes += buffer[0..<count]
+                } else if !process.isRunning {
+                    break
+                } else {
+                    usleep(10_000)
+                }
+            }
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let trace = String(decoding: bytes, as: UTF8.self)
+            #expect(trace.hasSuffix("\n") && trace.split(separator: "\n").count > 100)
+        }
+        // A FIFO reader that opens and never reads costs the stall limit, then one line and exit 1.
+        do {
+            let folder = try StepFixtures.folder("fifo-stall")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let fifo = folder.appendingPathComponent("out").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            // The read end is open the whole run and nothing is read: `reading`'s trace is larger than a pipe
+            // holds, so the step's write waits for a reader that never takes more.
+            let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+            #expect(reader >= 0)
+            defer { close(reader) }
+            let outcome = try Self.runChild(["--trace", fifo, "--scenario", "reading"], deadline: 30)
+            #expect(outcome.status == 1, "\(outcome.errors)")
+            #expect(Self.lines(outcome.errors).count == 1, "one line: \(outcome.errors)")
+            #expect(
+                outcome.errors.contains("took nothing for \(OutputFile.stallSeconds) s"), "\(outcome.errors)")
+            // The issue's bound, with the run's own seconds inside it.
+            #expect(outcome.seconds < 10, "took \(outcome.seconds) s")
+            #expect(outcome.output.contains("requests_started"), "the report is still printed")
+        }
     }
 
     @Test(
-        "A FIFO reader that opens and never reads costs the stall limit, then one line and exit 1",
+        "Unwritable paths, outputs that are inputs, non-UTF-8 paths and a bad TMPDIR are refused before the run in one line",
         .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
-    func fifoReaderThatNeverReads() throws {
-        let folder = try StepFixtures.folder("fifo-stall")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("out").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        // The read end is open the whole run and nothing is read: `reading`'s trace is larger than a pipe
-        // holds, so the step's write waits for a reader that never takes more.
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
-        #expect(reader >= 0)
-        defer { close(reader) }
-        let outcome = try Self.run(["--trace", fifo, "--scenario", "reading"], deadline: 30)
-        #expect(outcome.status == 1, "\(outcome.errors)")
-        #expect(Self.lines(outcome.errors).count == 1, "one line: \(outcome.errors)")
-        #expect(outcome.errors.contains("took nothing for \(OutputFile.stallSeconds) s"), "\(outcome.errors)")
-        // The issue's bound, with the run's own seconds inside it.
-        #expect(outcome.seconds < 10, "took \(outcome.seconds) s")
-        #expect(outcome.output.contains("requests_started"), "the report is still printed")
-    }
-
-    @Test(
-        "A path that cannot hold an output is refused before the run in one line naming it, with no raw error",
-        .enabled(if: binaries != nil, "the step executables are not built next to the tests"),
-        arguments: ["loop", "/proc/version", "folder", "missing/trace.jsonl", "plain/trace.jsonl"])
-    func unwritablePaths(name: String) throws {
-        let folder = try StepFixtures.folder("paths")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let loop = folder.appendingPathComponent("loop").path
-        #expect(symlink(loop, loop) == 0)
-        try FileManager.default.createDirectory(
-            at: folder.appendingPathComponent("folder"), withIntermediateDirectories: true)
-        try Data("x".utf8).write(to: folder.appendingPathComponent("plain"))
-        let path = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).path
-        let outcome = try Self.run(["--trace", path], deadline: 20)
-        #expect(outcome.status == 2)
-        #expect(Self.lines(outcome.errors).count == 1, "\(outcome.errors)")
-        #expect(outcome.errors.contains("--trace") && outcome.errors.contains(path), "\(outcome.errors)")
-        #expect(!outcome.errors.contains("Error Domain") && !outcome.errors.contains("NSCocoa"))
-        #expect(outcome.output.isEmpty, "refused before the run")
-        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        #expect(!left.contains { $0.hasPrefix(".tmp-") }, "\(left)")
-    }
-
-    @Test(
-        "An output that is the scenario file, or the other output, is refused and nothing is overwritten",
-        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
-    func outputsThatAreInputs() throws {
-        let folder = try StepFixtures.folder("same")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let text = "rows 20\nwait 1s\n"
-        let scenario = try StepFixtures.scenario(text, named: "mine.scenario", in: folder)
-        let overwrite = try Self.run(["--scenario", scenario, "--trace", scenario])
-        #expect(overwrite.status == 2)
-        #expect(overwrite.errors.contains("--scenario file"), "\(overwrite.errors)")
-        #expect(try String(contentsOfFile: scenario, encoding: .utf8) == text)
-        let same = folder.appendingPathComponent("out").path
-        let twice = try Self.run([
-            "--scenario", scenario, "--trace", same, "--timeline", "\(folder.path)/./out",
-        ])
-        #expect(twice.status == 2)
-        #expect(Self.lines(twice.errors).count == 1 && twice.errors.contains("also the --trace file"))
-        #expect(!FileManager.default.fileExists(atPath: same))
-    }
-
-    @Test(
-        "A path argument that is not UTF-8 is refused showing its bytes, and no other file is written",
-        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
-    func nonUTF8Path() throws {
-        let folder = try StepFixtures.folder("utf8")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        // Swift strings cannot hold the byte 0xFF, so the child is started through the shell's printf.
-        let binaries = try #require(Self.binaries)
-        let step = binaries.appendingPathComponent(Step.naive.rawValue).path
-        let outcome = try ChildProcess.run(
-            URL(fileURLWithPath: "/bin/sh"),
-            ["-c", "cd \"$1\" && exec \"$0\" --trace \"$(printf 't\\377.jsonl')\"", step, folder.path],
-            deadline: 20)
-        #expect(outcome.status == 2)
-        #expect(
-            outcome.errors.contains("t\\xFF.jsonl") && outcome.errors.contains("UTF-8"), "\(outcome.errors)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
-    }
-
-    @Test(
-        "A TMPDIR that is missing or a file is refused in one line and never created",
-        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
-    func badTemporaryFolder() throws {
-        let folder = try StepFixtures.folder("tmpdir")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let missing = folder.appendingPathComponent("nonexistent").path
-        let file = folder.appendingPathComponent("file").path
-        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
-        for path in [missing, file] {
-            let outcome = try Self.run(.cacheAndPrefetch, [], environment: ["TMPDIR": path], deadline: 20)
+    func refusedPaths() throws {
+        // A path that cannot hold an output is refused before the run in one line naming it, with no raw error.
+        do {
+            for name in ["loop", "/proc/version", "folder", "missing/trace.jsonl", "plain/trace.jsonl"] {
+                let folder = try StepFixtures.folder("paths")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let loop = folder.appendingPathComponent("loop").path
+                #expect(symlink(loop, loop) == 0, "\(name)")
+                try FileManager.default.createDirectory(
+                    at: folder.appendingPathComponent("folder"), withIntermediateDirectories: true)
+                try Data("x".utf8).write(to: folder.appendingPathComponent("plain"))
+                let path = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).path
+                let outcome = try Self.runChild(["--trace", path], deadline: 20)
+                #expect(outcome.status == 2, "\(name)")
+                #expect(Self.lines(outcome.errors).count == 1, "\(name): \(outcome.errors)")
+                #expect(
+                    outcome.errors.contains("--trace") && outcome.errors.contains(path),
+                    "\(name): \(outcome.errors)")
+                #expect(
+                    !outcome.errors.contains("Error Domain") && !outcome.errors.contains("NSCocoa"), "\(name)"
+                )
+                #expect(outcome.output.isEmpty, "\(name): refused before the run")
+                let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                #expect(!left.contains { $0.hasPrefix(".tmp-") }, "\(name): \(left)")
+            }
+        }
+        // An output that is the scenario file, or the other output, is refused and nothing is overwritten.
+        do {
+            let folder = try StepFixtures.folder("same")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let text = "rows 20\nwait 1s\n"
+            let scenario = try StepFixtures.scenario(text, named: "mine.scenario", in: folder)
+            let overwrite = try Self.runChild(["--scenario", scenario, "--trace", scenario])
+            #expect(overwrite.status == 2)
+            #expect(overwrite.errors.contains("--scenario file"), "\(overwrite.errors)")
+            #expect(try String(contentsOfFile: scenario, encoding: .utf8) == text)
+            let same = folder.appendingPathComponent("out").path
+            let twice = try Self.runChild([
+                "--scenario", scenario, "--trace", same, "--timeline", "\(folder.path)/./out",
+            ])
+            #expect(twice.status == 2)
+            #expect(Self.lines(twice.errors).count == 1 && twice.errors.contains("also the --trace file"))
+            #expect(!FileManager.default.fileExists(atPath: same))
+        }
+        // A path argument that is not UTF-8 is refused showing its bytes, and no other file is written.
+        do {
+            let folder = try StepFixtures.folder("utf8")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            // Swift strings cannot hold the byte 0xFF, so the child is started through the shell's printf.
+            let binaries = try #require(Self.binaries)
+            let step = binaries.appendingPathComponent(Step.naive.rawValue).path
+            let outcome = try ChildProcess.run(
+                URL(fileURLWithPath: "/bin/sh"),
+                ["-c", "cd \"$1\" && exec \"$0\" --trace \"$(printf 't\\377.jsonl')\"", step, folder.path],
+                deadline: 20)
             #expect(outcome.status == 2)
             #expect(
-                Self.lines(outcome.errors).count == 1 && outcome.errors.contains("TMPDIR"),
+                outcome.errors.contains("t\\xFF.jsonl") && outcome.errors.contains("UTF-8"),
                 "\(outcome.errors)")
-            #expect(!outcome.errors.contains("Error Domain"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         }
-        #expect(!FileManager.default.fileExists(atPath: missing))
+        // A TMPDIR that is missing or a file is refused in one line and never created.
+        do {
+            let folder = try StepFixtures.folder("tmpdir")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let missing = folder.appendingPathComponent("nonexistent").path
+            let file = folder.appendingPathComponent("file").path
+            try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+            for path in [missing, file] {
+                let outcome = try Self.runChild(
+                    .cacheAndPrefetch, [], environment: ["TMPDIR": path], deadline: 20)
+                #expect(outcome.status == 2)
+                #expect(
+                    Self.lines(outcome.errors).count == 1 && outcome.errors.contains("TMPDIR"),
+                    "\(outcome.errors)")
+                #expect(!outcome.errors.contains("Error Domain"))
+            }
+            #expect(!FileManager.default.fileExists(atPath: missing))
+        }
     }
 
     @Test(
         "--trace /dev/stdout into a file gets the trace and then the report, neither replacing the other",
         .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
     func traceToStandardOutputFile() throws {
-        let outcome = try Self.run(["--scenario", "reading", "--trace", "/dev/stdout"], deadline: 30)
+        let outcome = try Self.runChild(["--scenario", "reading", "--trace", "/dev/stdout"], deadline: 30)
         #expect(outcome.status == 0, "\(outcome.errors)")
         #expect(outcome.output.hasPrefix("{\"t_us\": "))
         #expect(outcome.output.contains("\nstep       Step1Naive\n"))
@@ -215,7 +215,7 @@ struct OutputPathTests {
         "On /dev/full the trace says the disk is full in one line, and the report is still printed",
         .enabled(if: binaries != nil && FileManager.default.fileExists(atPath: "/dev/full")))
     func devFull() throws {
-        let outcome = try Self.run(["--trace", "/dev/full"], deadline: 30)
+        let outcome = try Self.runChild(["--trace", "/dev/full"], deadline: 30)
         #expect(outcome.status == 1)
         #expect(Self.lines(outcome.errors).count == 1 && outcome.errors.contains("the disk is full"))
         #expect(outcome.output.hasPrefix("step       Step1Naive"), "the report is printed")
@@ -229,7 +229,7 @@ struct OutputPathTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // An earlier export made on a roomy disk, then copied onto a tiny one with the trace.
         let earlier = folder.appendingPathComponent("earlier").path
-        #expect(try Self.run(["--scenario", "reading", "--export", earlier]).status == 0)
+        #expect(try Self.runChild(["--scenario", "reading", "--export", earlier]).status == 0)
         let exported = try FileManager.default.contentsOfDirectory(atPath: earlier).sorted()
         let disk = folder.appendingPathComponent("disk").path
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
@@ -247,13 +247,13 @@ struct OutputPathTests {
         while write(filler, block, block.count) > 0 {}
         close(filler)
 
-        let traced = try Self.run(["--trace", trace], deadline: 30)
+        let traced = try Self.runChild(["--trace", trace], deadline: 30)
         #expect(traced.status == 1)
         #expect(Self.lines(traced.errors).count == 1 && traced.errors.contains("the disk is full"))
         #expect(traced.output.hasPrefix("step       Step1Naive"), "the report is printed")
         #expect(try String(contentsOfFile: trace, encoding: .utf8) == "{\"earlier\":true}\n")
 
-        let export = try Self.run(["--export", shots], deadline: 30)
+        let export = try Self.runChild(["--export", shots], deadline: 30)
         #expect(export.status == 1)
         #expect(export.errors.contains("--export") && export.errors.contains("the disk is full"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: shots) == ["screen-end.png"])
@@ -274,7 +274,7 @@ struct OutputPathTests {
         for name in ["screen-99-stop-99s.png", "poster-row-999.png", "notes.txt"] {
             try Data("stale".utf8).write(to: shots.appendingPathComponent(name))
         }
-        let outcome = try Self.run(["--scenario", "reading", "--export", shots.path])
+        let outcome = try Self.runChild(["--scenario", "reading", "--export", shots.path])
         #expect(outcome.status == 0, "\(outcome.errors)")
         let names = try FileManager.default.contentsOfDirectory(atPath: shots.path)
         #expect(names.contains("notes.txt") && names.contains("screen-end.png"))
@@ -284,101 +284,105 @@ struct OutputPathTests {
 
     @Test(
         "SIGHUP, SIGUSR1 and SIGALRM mid-run remove the run's temporary disk",
-        .enabled(if: binaries != nil, "the step executables are not built next to the tests"),
-        arguments: [SIGHUP, SIGUSR1, SIGALRM])
-    func otherInterrupts(signal number: Int32) throws {
-        let binaries = try #require(Self.binaries)
-        let folder = try StepFixtures.folder("signal")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = binaries.appendingPathComponent(Step.cacheAndPrefetch.rawValue)
-        process.arguments = ["--scenario", "long-fling"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": folder.path]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline,
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty
-        {
-            usleep(20_000)
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func otherInterrupts() throws {
+        for number in [SIGHUP, SIGUSR1, SIGALRM] {
+            let binaries = try #require(Self.binaries, "\(number)")
+            let folder = try StepFixtures.folder("signal")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let process = Process()
+            process.executableURL = binaries.appendingPathComponent(Step.cacheAndPrefetch.rawValue)
+            process.arguments = ["--scenario", "long-fling"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": folder.path]) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline,
+                ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty
+            {
+                usleep(20_000)
+            }
+            usleep(200_000)
+            kill(process.processIdentifier, number)
+            process.waitUntilExit()
+            #expect(
+                process.terminationReason == .uncaughtSignal && process.terminationStatus == number,
+                "\(number)")
+            let left = (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? []
+            #expect(left.isEmpty, "\(number): left behind: \(left.prefix(5))")
         }
-        usleep(200_000)
-        kill(process.processIdentifier, number)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == number)
-        let left = (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? []
-        #expect(left.isEmpty, "left behind: \(left.prefix(5))")
     }
 
     @Test(
-        "A disk cache the app turned off is said on standard error and in the report",
+        "A disk cache turned off or untrusted is said on standard error and in the report, and option errors take one line",
         .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
-    func diskCacheOffIsSaid() throws {
-        let folder = try StepFixtures.folder("cache-off")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let scenario = try StepFixtures.scenario(
-            "rows 30\ndisk full-after=0\nwait 2s\nrelaunch\nwait 2s\n", named: "full.scenario", in: folder)
-        let outcome = try Self.run(.cacheAndPrefetch, ["--scenario", scenario])
-        #expect(outcome.status == 0)
-        #expect(Self.lines(outcome.errors).count == 1, "said once: \(outcome.errors)")
-        #expect(outcome.errors.contains("turned its disk cache off") && outcome.errors.contains("disk full"))
-        #expect(outcome.output.contains("warning: the app turned its disk cache off"))
-        let json = try Self.run(.cacheAndPrefetch, ["--scenario", scenario, "--json"])
-        #expect(json.output.contains("\"notices\": [\"warning: the app turned its disk cache off"))
-    }
-
-    @Test(
-        "--cache-dir without a usable private folder or key says its entries cannot be trusted across runs",
-        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
-    func untrustedCacheIsSaid() throws {
-        let folder = try StepFixtures.folder("trust")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let cache = folder.appendingPathComponent("cache").path
-        let noHome = try Self.run(
-            .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
-            environment: ["HOME": "", "XDG_CACHE_HOME": ""])
-        #expect(noHome.status == 0)
-        #expect(noHome.errors.contains("cannot be trusted across runs"), "\(noHome.errors)")
-        #expect(noHome.errors.contains("HOME"))
-        // A key that is a directory.
-        let xdg = folder.appendingPathComponent("xdg")
-        try FileManager.default.createDirectory(
-            at: xdg.appendingPathComponent("image-workbook/key"), withIntermediateDirectories: true)
-        let badKey = try Self.run(
-            .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
-            environment: ["XDG_CACHE_HOME": xdg.path])
-        #expect(badKey.status == 0)
-        #expect(
-            badKey.errors.contains("cannot be trusted across runs") && badKey.errors.contains("directory"))
-        // Steps without a disk cache seal nothing, so they have nothing to warn about.
-        for step in [Step.naive, .background, .idleOnly] {
-            let plain = try Self.run(
-                step, ["--scenario", "reading", "--cache-dir", cache],
+    func saidOnce() throws {
+        // A disk cache the app turned off is said on standard error and in the report.
+        do {
+            let folder = try StepFixtures.folder("cache-off")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let scenario = try StepFixtures.scenario(
+                "rows 30\ndisk full-after=0\nwait 2s\nrelaunch\nwait 2s\n", named: "full.scenario", in: folder
+            )
+            let outcome = try Self.runChild(.cacheAndPrefetch, ["--scenario", scenario])
+            #expect(outcome.status == 0)
+            #expect(Self.lines(outcome.errors).count == 1, "said once: \(outcome.errors)")
+            #expect(
+                outcome.errors.contains("turned its disk cache off") && outcome.errors.contains("disk full"))
+            #expect(outcome.output.contains("warning: the app turned its disk cache off"))
+            let json = try Self.runChild(.cacheAndPrefetch, ["--scenario", scenario, "--json"])
+            #expect(json.output.contains("\"notices\": [\"warning: the app turned its disk cache off"))
+        }
+        // --cache-dir without a usable private folder or key says its entries cannot be trusted across runs.
+        do {
+            let folder = try StepFixtures.folder("trust")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let cache = folder.appendingPathComponent("cache").path
+            let noHome = try Self.runChild(
+                .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
                 environment: ["HOME": "", "XDG_CACHE_HOME": ""])
-            #expect(plain.status == 0)
-            #expect(!plain.errors.contains("cannot be trusted"), "\(step.rawValue): \(plain.errors)")
+            #expect(noHome.status == 0)
+            #expect(noHome.errors.contains("cannot be trusted across runs"), "\(noHome.errors)")
+            #expect(noHome.errors.contains("HOME"))
+            // A key that is a directory.
+            let xdg = folder.appendingPathComponent("xdg")
+            try FileManager.default.createDirectory(
+                at: xdg.appendingPathComponent("image-workbook/key"), withIntermediateDirectories: true)
+            let badKey = try Self.runChild(
+                .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
+                environment: ["XDG_CACHE_HOME": xdg.path])
+            #expect(badKey.status == 0)
+            #expect(
+                badKey.errors.contains("cannot be trusted across runs") && badKey.errors.contains("directory")
+            )
+            // Steps without a disk cache seal nothing, so they have nothing to warn about.
+            for step in [Step.naive, .background, .idleOnly] {
+                let plain = try Self.runChild(
+                    step, ["--scenario", "reading", "--cache-dir", cache],
+                    environment: ["HOME": "", "XDG_CACHE_HOME": ""])
+                #expect(plain.status == 0)
+                #expect(!plain.errors.contains("cannot be trusted"), "\(step.rawValue): \(plain.errors)")
+            }
+            // With a good private folder nothing is said.
+            let good = try Self.runChild(
+                .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
+                environment: ["XDG_CACHE_HOME": folder.appendingPathComponent("fresh").path])
+            #expect(good.errors.isEmpty, "\(good.errors)")
         }
-        // With a good private folder nothing is said.
-        let good = try Self.run(
-            .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
-            environment: ["XDG_CACHE_HOME": folder.appendingPathComponent("fresh").path])
-        #expect(good.errors.isEmpty, "\(good.errors)")
-    }
-
-    @Test(
-        "Option errors take one line; step 5's --without typo lists only step 5's techniques",
-        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
-    func oneLineOptionErrors() throws {
-        let typo = try Self.run(.concurrency, ["--without", "prefetchh"], deadline: 20)
-        #expect(typo.status == 2)
-        #expect(Self.lines(typo.errors).count == 1, "\(typo.errors)")
-        // Step 4's and not step 5's.
-        #expect(!typo.errors.contains("memory-cache") && !typo.errors.contains("windowed-cancel"))
-        #expect(
-            typo.errors.contains("decode-at-display-size") && typo.errors.contains("disk-while-scrolling"))
-        let unknown = try Self.run(["--sead", "7"], deadline: 20)
-        #expect(unknown.status == 2 && Self.lines(unknown.errors).count == 1, "\(unknown.errors)")
+        // Option errors take one line; step 5's --without typo lists only step 5's techniques.
+        do {
+            let typo = try Self.runChild(.concurrency, ["--without", "prefetchh"], deadline: 20)
+            #expect(typo.status == 2)
+            #expect(Self.lines(typo.errors).count == 1, "\(typo.errors)")
+            // Step 4's and not step 5's.
+            #expect(!typo.errors.contains("memory-cache") && !typo.errors.contains("windowed-cancel"))
+            #expect(
+                typo.errors.contains("decode-at-display-size") && typo.errors.contains("disk-while-scrolling")
+            )
+            let unknown = try Self.runChild(["--sead", "7"], deadline: 20)
+            #expect(unknown.status == 2 && Self.lines(unknown.errors).count == 1, "\(unknown.errors)")
+        }
     }
 
     @Test(
@@ -412,7 +416,7 @@ struct OutputPathTests {
             if random.below(4) == 0 {
                 arguments += ["--export", folder.appendingPathComponent("shots").path]
             }
-            let outcome = try Self.run(arguments, deadline: 20)
+            let outcome = try Self.runChild(arguments, deadline: 20)
             let context = "round \(round): \(arguments.dropFirst(2)) → \(outcome.status): \(outcome.errors)"
             #expect(outcome.seconds < 10, "\(context)")
             #expect([0, 1, 2].contains(outcome.status), "\(context)")
@@ -433,15 +437,15 @@ struct OutputPathTests {
 enum TinyDisk {
     /// Mounts a tmpfs of `kilobytes` at a folder; whether it worked.
     static func mount(at path: String, kilobytes: Int = 64) -> Bool {
-        run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path])
+        succeeds("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path])
     }
 
     /// Unmounts it (lazily, so a file still open cannot keep it).
     static func unmount(_ path: String) {
-        _ = run("/bin/umount", ["-l", path])
+        _ = succeeds("/bin/umount", ["-l", path])
     }
 
-    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
+    private static func succeeds(_ tool: String, _ arguments: [String]) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments

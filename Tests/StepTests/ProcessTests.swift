@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The step executables as a user runs them: exit codes, messages, pipes, and two at once on one cache.
-@Suite("Step executables")
+@Suite("Step executables, Compare and Course, run as processes")
 struct ProcessTests {
     /// The folder holding the built step executables, if they were built next to the tests.
     static let binaries: URL? = {
@@ -137,35 +137,40 @@ struct ProcessTests {
 
     @Test(
         "SIGTERM and SIGINT mid-run remove the run's temporary disk and leave no temporary files",
-        .enabled(if: binaries != nil, "the step executables are not built next to the tests"),
-        arguments: [SIGTERM, SIGINT])
-    func interrupted(signal number: Int32) throws {
-        let binaries = try #require(Self.binaries)
-        let folder = try StepFixtures.folder("signal")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let temporary = folder.appendingPathComponent("tmp", isDirectory: true)
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = binaries.appendingPathComponent(Step.cacheAndPrefetch.rawValue)
-        process.arguments = ["--scenario", "long-fling"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Wait until the run has made its temporary disk, then interrupt it.
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline,
-            ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).isEmpty
-        {
-            usleep(20_000)
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func interrupted() throws {
+        for number in [SIGTERM, SIGINT] {
+            let binaries = try #require(Self.binaries, "\(number)")
+            let folder = try StepFixtures.folder("signal")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let temporary = folder.appendingPathComponent("tmp", isDirectory: true)
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            let process = Process()
+            process.executableURL = binaries.appendingPathComponent(Step.cacheAndPrefetch.rawValue)
+            process.arguments = ["--scenario", "long-fling"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) {
+                $1
+            }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Wait until the run has made its temporary disk, then interrupt it.
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline,
+                ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).isEmpty
+            {
+                usleep(20_000)
+            }
+            #expect(
+                !((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).isEmpty,
+                "\(number)")
+            usleep(200_000)
+            kill(process.processIdentifier, number)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "\(number)")
+            let left = (try? FileManager.default.subpathsOfDirectory(atPath: temporary.path)) ?? []
+            #expect(left.isEmpty, "\(number): left behind: \(left.prefix(5))")
         }
-        #expect(!((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).isEmpty)
-        usleep(200_000)
-        kill(process.processIdentifier, number)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
-        let left = (try? FileManager.default.subpathsOfDirectory(atPath: temporary.path)) ?? []
-        #expect(left.isEmpty, "left behind: \(left.prefix(5))")
     }
 
     @Test(

@@ -6,8 +6,7 @@ import Testing
 
 /// `--screens` and `--export` keep the screen at every stop until the run ends: a snapshot must hold the
 /// pictures the cells showed, not a copy of their pixels per stop, or a long run of stops takes gigabytes.
-@Suite("Snapshot memory", .serialized)
-struct SnapshotMemoryTests {
+extension LessonTests {
     /// Ten stops on a tall screen of 45 rows each: copying every shown poster's pixels at every stop
     /// (about 190 KB a poster) added 54 MB to `--screens` and 70 MB to `--export`.
     static let denseStops =

@@ -7,9 +7,8 @@ import Testing
 /// whole is never fetched again (revisits and relaunches cost no network), no URL downloads twice in a
 /// launch, no cell shows another row's poster, image memory stays under the cache's bound, and where rows
 /// are revisited step 4 fetches less than step 3.
-@Suite("Step 4's lessons")
-struct StepFourLessonTests {
-    /// Generated sessions: drags and flings over 200 rows (`ProgressionTests.generatedScenario`), and
+extension LessonTests {
+    /// Generated sessions: drags and flings over 200 rows (`LessonTests.generatedScenario`), and
     /// revisits of the first rows around a relaunch (`revisitScenario`). Seeds by formula.
     static let browsingSeeds = (0..<6).map { UInt64(1_000 + 37 * $0) }
     static let revisitSeeds = (0..<6).map { UInt64(2_000 + 53 * $0) }
@@ -50,10 +49,10 @@ struct StepFourLessonTests {
     static func everyRun() throws -> [(String, RunResult)] {
         var runs = try Scenarios.all.map { ($0, try SharedRuns.shared.result(.cacheAndPrefetch, $0)) }
         for seed in browsingSeeds {
-            let text = ProgressionTests.generatedScenario(seed: seed)
+            let text = LessonTests.generatedScenario(seed: seed)
             runs.append(("browsing \(seed)", try run(.cacheAndPrefetch, text: text, named: "browse-\(seed)")))
         }
-        for seed in revisitSeeds {
+        for seed in Self.revisitSeeds {
             let text = revisitScenario(seed: seed)
             runs.append(("revisit \(seed)", try run(.cacheAndPrefetch, text: text, named: "revisit-\(seed)")))
         }
@@ -76,62 +75,69 @@ struct StepFourLessonTests {
         return again
     }
 
-    @Test("A poster that came whole is never fetched again, in the same launch or after a relaunch")
-    func revisitsCostNoNetwork() throws {
-        for (name, run) in try Self.everyRun() {
-            #expect(run.metric("requests_started") > 0, "\(name)")
-            #expect(Self.fetchedAgain(run).isEmpty, "\(name): fetched again \(Self.fetchedAgain(run))")
-        }
-    }
-
-    @Test("No URL downloads twice in a launch, no cell shows another row's poster, memory stays bounded")
-    func noDuplicateNoWrongPictureBoundedMemory() throws {
-        // The memory cache holds 5,000,000 bytes; a screen shows at most nine 180×270 posters.
-        let bound = Double(5_000_000 + 9 * 180 * 270 * 4)
-        for (name, run) in try Self.everyRun() {
-            // On flaky a corrupt body arrives whole and is downloaded again: no client could show it.
-            if name != "flaky" { #expect(run.metric("duplicate_downloads") == 0, "\(name)") }
-            #expect(run.metric("wrong_image_events") == 0, "\(name)")
-            #expect(run.metric("peak_image_memory_bytes") <= bound, "\(name)")
-        }
-    }
-
-    @Test("The fetch-again check catches a step with no disk cache")
-    func fetchAgainCheckCatchesAMissingDiskCache() throws {
-        let text = Self.revisitScenario(seed: Self.revisitSeeds[0])
-        let run = try Self.run(
-            .cacheAndPrefetch, text: text, named: "no-disk", options: ["--without", "disk-cache"])
-        #expect(!Self.fetchedAgain(run).isEmpty)
-    }
-
     @Test(
-        "Where rows are revisited, step 4 makes fewer requests and downloads fewer bytes than step 3",
-        arguments: revisitSeeds)
-    func fewerRequestsThanStepThreeOnRevisits(seed: UInt64) throws {
-        let text = Self.revisitScenario(seed: seed)
-        let cached = try Self.run(.cacheAndPrefetch, text: text, named: "revisit-\(seed)")
-        let idleOnly = try Self.run(.idleOnly, text: text, named: "revisit-\(seed)")
-        #expect(cached.metric("requests_started") < idleOnly.metric("requests_started"))
-        #expect(cached.metric("bytes_downloaded") < idleOnly.metric("bytes_downloaded"))
-    }
-
-    @Test(
-        "Where rows are revisited, step 4 without its guesses decodes no more posters than step 3, and fewer in all"
+        "A poster that came whole is never fetched again, no URL twice, no wrong picture, memory bounded, and the fetch-again check catches a missing disk cache"
     )
-    func fewerDecodesThanStepThreeOnRevisits() throws {
-        // Step 3 keeps every poster it showed, unbounded, so within a launch it never decodes one twice
-        // either; step 4 saves the decodes of rows that share a poster, and those its memory cache holds.
-        var cachedTotal = 0.0
-        var idleOnlyTotal = 0.0
-        for seed in Self.revisitSeeds {
-            let text = Self.revisitScenario(seed: seed)
-            let cached = try Self.run(
-                .cacheAndPrefetch, text: text, named: "revisit-\(seed)", options: ["--without", "prefetch"])
-            let idleOnly = try Self.run(.idleOnly, text: text, named: "revisit-\(seed)")
-            #expect(cached.metric("decodes") <= idleOnly.metric("decodes"), "seed \(seed)")
-            cachedTotal += cached.metric("decodes")
-            idleOnlyTotal += idleOnly.metric("decodes")
+    func stepFourLessons() throws {
+        // A poster that came whole is never fetched again, in the same launch or after a relaunch.
+        do {
+            for (name, run) in try Self.everyRun() {
+                #expect(run.metric("requests_started") > 0, "\(name)")
+                #expect(Self.fetchedAgain(run).isEmpty, "\(name): fetched again \(Self.fetchedAgain(run))")
+            }
         }
-        #expect(cachedTotal < idleOnlyTotal)
+        // No URL downloads twice in a launch, no cell shows another row's poster, memory stays bounded.
+        do {
+            // The memory cache holds 5,000,000 bytes; a screen shows at most nine 180×270 posters.
+            let bound = Double(5_000_000 + 9 * 180 * 270 * 4)
+            for (name, run) in try Self.everyRun() {
+                // On flaky a corrupt body arrives whole and is downloaded again: no client could show it.
+                if name != "flaky" { #expect(run.metric("duplicate_downloads") == 0, "\(name)") }
+                #expect(run.metric("wrong_image_events") == 0, "\(name)")
+                #expect(run.metric("peak_image_memory_bytes") <= bound, "\(name)")
+            }
+        }
+        // The fetch-again check catches a step with no disk cache.
+        do {
+            let text = Self.revisitScenario(seed: Self.revisitSeeds[0])
+            let run = try Self.run(
+                .cacheAndPrefetch, text: text, named: "no-disk", options: ["--without", "disk-cache"])
+            #expect(!Self.fetchedAgain(run).isEmpty)
+        }
     }
+
+    @Test(
+        "Where rows are revisited, step 4 makes fewer requests, downloads fewer bytes and decodes fewer posters than step 3"
+    )
+    func revisits() throws {
+        // Where rows are revisited, step 4 makes fewer requests and downloads fewer bytes than step 3.
+        do {
+            for seed in Self.revisitSeeds {
+                let text = Self.revisitScenario(seed: seed)
+                let cached = try Self.run(.cacheAndPrefetch, text: text, named: "revisit-\(seed)")
+                let idleOnly = try Self.run(.idleOnly, text: text, named: "revisit-\(seed)")
+                #expect(cached.metric("requests_started") < idleOnly.metric("requests_started"), "\(seed)")
+                #expect(cached.metric("bytes_downloaded") < idleOnly.metric("bytes_downloaded"), "\(seed)")
+            }
+        }
+        // Where rows are revisited, step 4 without its guesses decodes no more posters than step 3, and fewer in all.
+        do {
+            // Step 3 keeps every poster it showed, unbounded, so within a launch it never decodes one twice
+            // either; step 4 saves the decodes of rows that share a poster, and those its memory cache holds.
+            var cachedTotal = 0.0
+            var idleOnlyTotal = 0.0
+            for seed in Self.revisitSeeds {
+                let text = Self.revisitScenario(seed: seed)
+                let cached = try Self.run(
+                    .cacheAndPrefetch, text: text, named: "revisit-\(seed)",
+                    options: ["--without", "prefetch"])
+                let idleOnly = try Self.run(.idleOnly, text: text, named: "revisit-\(seed)")
+                #expect(cached.metric("decodes") <= idleOnly.metric("decodes"), "seed \(seed)")
+                cachedTotal += cached.metric("decodes")
+                idleOnlyTotal += idleOnly.metric("decodes")
+            }
+            #expect(cachedTotal < idleOnlyTotal)
+        }
+    }
+
 }

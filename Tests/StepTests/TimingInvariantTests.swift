@@ -9,14 +9,27 @@ import Testing
 
 /// Hitches, hangs and time to visible obey their definitions on every step, on every built-in scenario
 /// and on a seeded sweep of generated ones.
-@Suite("Timing invariants")
-struct TimingInvariantTests {
-    @Test("Every step on every built-in scenario keeps the timing invariants")
-    func builtIn() throws {
-        for scenario in Scenarios.all {
-            let parsed = try ScenarioParser.load(scenario)
-            for step in Step.allCases {
-                checkTimingInvariants(try SharedRuns.shared.result(step, scenario), scenario: parsed)
+extension LessonTests {
+    @Test("Every step keeps the timing invariants on every built-in scenario and on generated ones")
+    func timing() throws {
+        // Every step on every built-in scenario keeps the timing invariants.
+        do {
+            for scenario in Scenarios.all {
+                let parsed = try ScenarioParser.load(scenario)
+                for step in Step.allCases {
+                    checkTimingInvariants(try SharedRuns.shared.result(step, scenario), scenario: parsed)
+                }
+            }
+        }
+        // Generated scenarios keep the timing invariants on every step.
+        do {
+            let folder = try StepFixtures.folder("generated")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            for seed in UInt64(0)..<6 {
+                let path = try StepFixtures.scenario(
+                    Self.timingScenario(seed: seed), named: "generated-\(seed)", in: folder)
+                let scenario = try ScenarioParser.load(path)
+                for step in Step.allCases { checkTimingInvariants(try step.run(path), scenario: scenario) }
             }
         }
     }
@@ -58,21 +71,9 @@ struct TimingInvariantTests {
         }
     }
 
-    @Test("Generated scenarios keep the timing invariants on every step")
-    func generated() throws {
-        let folder = try StepFixtures.folder("generated")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for seed in UInt64(0)..<6 {
-            let path = try StepFixtures.scenario(
-                Self.generatedScenario(seed: seed), named: "generated-\(seed)", in: folder)
-            let scenario = try ScenarioParser.load(path)
-            for step in Step.allCases { checkTimingInvariants(try step.run(path), scenario: scenario) }
-        }
-    }
-
     /// A short random scenario: few rows, a slow or a fast network, 60 or 120 Hz, then a few drags,
     /// flings and waits.
-    static func generatedScenario(seed: UInt64) -> String {
+    static func timingScenario(seed: UInt64) -> String {
         var random = SeededGenerator(seed: 0x5EED_0000 &+ seed)
         let rows = 16 + random.below(16)
         let rowHeight = [60, 88, 120][random.below(3)]

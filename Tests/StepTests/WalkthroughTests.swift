@@ -71,40 +71,45 @@ struct WalkthroughTests {
         return names
     }
 
-    @Test("How to read a report explains exactly the metrics a report has")
-    func metricTableMatchesTheReport() throws {
-        let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
-        let documented = Self.firstColumnNames(under: "### How to read a report", in: text)
-        let result = try SharedRuns.shared.result(.naive, "course")
-        #expect(documented.sorted() == result.metrics.entries.map(\.key).sorted())
-    }
-
-    @Test("The walkthrough's scenario table lists exactly the built-in scenarios")
-    func scenarioTableMatchesTheBuiltIns() throws {
-        let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
-        let documented = Self.firstColumnNames(under: "### The simulated phone", in: text)
-        #expect(documented.sorted() == ScenarioParser.builtInNames)
-    }
-
-    @Test("Every step command the walkthrough shows parses and names a real scenario")
-    func commandsRunAsWritten() throws {
-        let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
-        var commands = 0
-        for command in WalkthroughBlocks.stepCommands(in: text) {
-            let words = command.split(separator: " ").map(String.init)
-            guard words.count >= 3, let step = Step(rawValue: words[2]) else {
-                Issue.record("unknown step in “\(command)”")
-                continue
-            }
-            let options = try OptionsParser.parse(Array(words.dropFirst(3)), techniques: step.info.techniques)
-            // A scenario file the student writes in an exercise does not exist yet; built-ins must.
-            if !options.scenario.hasSuffix(".scenario") {
-                _ = try ScenarioParser.load(options.scenario)
-            }
-            commands += 1
+    @Test(
+        "The walkthrough's metric and scenario tables list exactly the report's metrics and the built-ins, and its step commands parse"
+    )
+    func walkthroughTables() throws {
+        // How to read a report explains exactly the metrics a report has.
+        do {
+            let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
+            let documented = Self.firstColumnNames(under: "### How to read a report", in: text)
+            let result = try SharedRuns.shared.result(.naive, "course")
+            #expect(documented.sorted() == result.metrics.entries.map(\.key).sorted())
         }
-        #expect(commands >= 12)
+        // The walkthrough's scenario table lists exactly the built-in scenarios.
+        do {
+            let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
+            let documented = Self.firstColumnNames(under: "### The simulated phone", in: text)
+            #expect(documented.sorted() == ScenarioParser.builtInNames)
+        }
+        // Every step command the walkthrough shows parses and names a real scenario.
+        do {
+            let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
+            var commands = 0
+            for command in WalkthroughBlocks.stepCommands(in: text) {
+                let words = command.split(separator: " ").map(String.init)
+                guard words.count >= 3, let step = Step(rawValue: words[2]) else {
+                    Issue.record("unknown step in “\(command)”")
+                    continue
+                }
+                let options = try OptionsParser.parse(
+                    Array(words.dropFirst(3)), techniques: step.info.techniques)
+                // A scenario file the student writes in an exercise does not exist yet; built-ins must.
+                if !options.scenario.hasSuffix(".scenario") {
+                    _ = try ScenarioParser.load(options.scenario)
+                }
+                commands += 1
+            }
+            #expect(commands >= 12)
+        }
     }
+
 }
 
 /// Results made on several threads, one slot each.

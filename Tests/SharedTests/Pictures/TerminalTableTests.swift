@@ -6,7 +6,7 @@ import Testing
 @testable import Pictures
 
 /// The live table's frames, read back cell by cell: by a small terminal interpreter, and by tmux.
-@Suite struct TerminalTableTests {
+extension PicturePartsTests {
     /// A poster exactly the table's poster size, every pixel different: red from the column, green from
     /// the pixel row, blue from the table row.
     static func poster(row: Int, columns: Int = 12, pixels: Int = 16) -> Bitmap {

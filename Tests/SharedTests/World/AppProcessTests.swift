@@ -6,8 +6,7 @@ import Testing
 
 /// The app as a process on its own, on a host that is not a phone: the runtime's queues and operations
 /// need only what `AppHost` asks for.
-@Suite("World: the app process")
-struct AppProcessTests {
+extension WorldTests {
     /// A host made of an app process and a log; main-queue operations are only listed, never run.
     final class BareHost: AppHost, @unchecked Sendable {
         let process: AppProcess
@@ -44,50 +43,57 @@ struct AppProcessTests {
         return operation
     }
 
-    @Test("An app's queue runs on worker threads of its launch, and completion blocks on completion threads")
-    func queuesRunOnTheLaunchsThreads() {
-        let scheduler = Scheduler()
-        let host = BareHost(scheduler: scheduler)
-        host.process.start(on: host)
-        _ = host.startAppThread(name: "main") { _ in
-            let queue = OperationQueue()
-            queue.name = "Work"
-            queue.addOperation(Self.sleeper("a", 1_000, host: host))
-            OperationQueue.main.addOperation {}
+    @Test(
+        "An app's queues run on its launch's threads, and killing a launch stops them and drops its waiting operations"
+    )
+    func appProcess() {
+        // An app's queue runs on worker threads of its launch, and completion blocks on completion threads.
+        do {
+            let scheduler = Scheduler()
+            let host = BareHost(scheduler: scheduler)
+            host.process.start(on: host)
+            _ = host.startAppThread(name: "main") { _ in
+                let queue = OperationQueue()
+                queue.name = "Work"
+                queue.addOperation(Self.sleeper("a", 1_000, host: host))
+                OperationQueue.main.addOperation {}
+            }
+            scheduler.run(until: 10_000)
+            #expect(
+                host.log == [
+                    "started a on work-1", "finished a on work-1", "completion of a on completion-1",
+                ])
+            #expect(host.mainBlocks.count == 1)
+            #expect(host.process.isIdle)
+            scheduler.shutDown()
         }
-        scheduler.run(until: 10_000)
-        #expect(
-            host.log == ["started a on work-1", "finished a on work-1", "completion of a on completion-1"])
-        #expect(host.mainBlocks.count == 1)
-        #expect(host.process.isIdle)
-        scheduler.shutDown()
+        // Killing a launch stops its threads and drops its waiting operations; the next launch counts on.
+        do {
+            let scheduler = Scheduler()
+            let host = BareHost(scheduler: scheduler)
+            host.process.start(on: host)
+            var threads: [SimulatedThread] = []
+            threads.append(
+                host.startAppThread(name: "main") { _ in
+                    let queue = OperationQueue()
+                    queue.maxConcurrentOperationCount = 1
+                    queue.addOperation(Self.sleeper("first", 1_000, host: host))
+                    queue.addOperation(Self.sleeper("second", 1_000, host: host))
+                })
+            var idleBeforeKill = true
+            scheduler.schedule(at: 500) {
+                idleBeforeKill = host.process.isIdle
+                host.process.kill()
+            }
+            scheduler.run(until: 10_000)
+            #expect(!idleBeforeKill)
+            #expect(host.launch == 2)
+            #expect(host.process.isIdle)
+            #expect(threads.allSatisfy { $0.isKilled })
+            // The running operation's sleep was cut short; the waiting one and every completion block never ran.
+            #expect(host.log == ["started first on queue-1", "finished first on queue-1"])
+            scheduler.shutDown()
+        }
     }
 
-    @Test("Killing a launch stops its threads and drops its waiting operations; the next launch counts on")
-    func killStopsEverything() {
-        let scheduler = Scheduler()
-        let host = BareHost(scheduler: scheduler)
-        host.process.start(on: host)
-        var threads: [SimulatedThread] = []
-        threads.append(
-            host.startAppThread(name: "main") { _ in
-                let queue = OperationQueue()
-                queue.maxConcurrentOperationCount = 1
-                queue.addOperation(Self.sleeper("first", 1_000, host: host))
-                queue.addOperation(Self.sleeper("second", 1_000, host: host))
-            })
-        var idleBeforeKill = true
-        scheduler.schedule(at: 500) {
-            idleBeforeKill = host.process.isIdle
-            host.process.kill()
-        }
-        scheduler.run(until: 10_000)
-        #expect(!idleBeforeKill)
-        #expect(host.launch == 2)
-        #expect(host.process.isIdle)
-        #expect(threads.allSatisfy { $0.isKilled })
-        // The running operation's sleep was cut short; the waiting one and every completion block never ran.
-        #expect(host.log == ["started first on queue-1", "finished first on queue-1"])
-        scheduler.shutDown()
-    }
 }

@@ -4,8 +4,8 @@ import Testing
 @testable import Posters
 @testable import World
 
-@Suite("World: poster server")
-struct PosterServerTests {
+/// World: poster server.
+extension WorldTests {
     /// Poster URLs of each kind the oracle sizes: plain, with a query, repeated rows, and a removed poster.
     static let urls = [
         "https://img.posters.test/p/1.png", "https://img.posters.test/p/2.png?size=large",

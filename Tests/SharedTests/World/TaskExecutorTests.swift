@@ -39,14 +39,14 @@ final class TaskLoadingApp: ScriptApp, @unchecked Sendable {
     }
 }
 
-@Suite("World: Swift concurrency on the simulated phone")
-struct TaskExecutorTests {
-    static let scenario = testScenario(
+/// World: Swift concurrency on the simulated phone.
+extension WorldTests {
+    static let hopScenario = testScenario(
         "task hops", rows: 30, actions: [.wait(microseconds: 1_000_000)], rtt: 80_000)
 
     static func run(hops: Int) throws -> (RunResult, Log) {
         let log = Log()
-        let result = try play(scenario) { TaskLoadingApp(log: log, hops: hops) }
+        let result = try play(hopScenario) { TaskLoadingApp(log: log, hops: hops) }
         return (result, log)
     }
 
