@@ -26,6 +26,9 @@ enum LiveJudge {
         var wrongImages = 0
         /// Requests the app had started when each relaunch happened, in order.
         var requestsStartedAtRelaunches: [Int] = []
+        /// Whether the last frame showed every visible row's final content (a filtered poster or the
+        /// failure image).
+        var finalAtEnd = false
     }
 
     private struct State {
@@ -109,6 +112,7 @@ enum LiveJudge {
                 state.shownByRow[row] = nil
             }
             state.placeholderRows = placeholders
+            state.verdict.finalAtEnd = allFinal && !rows.isEmpty
             // The frame is presented at the next vsync; a finger that lands before then has left the stop.
             let now = state.clock.now
             let presented = Int64((Double(now) / state.period).rounded(.up) * state.period)
