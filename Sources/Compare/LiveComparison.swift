@@ -7,7 +7,7 @@ import Shared
 /// The simulated steps are the ones built next to `Compare`; the live ones are the `Live` package's
 /// executables of the same names, from `--live-bin DIR` or else built with `swift build --package-path
 /// Live` (in `Compare`'s own configuration) and found with `--show-bin-path`. Each step runs alone, the
-/// simulated one with `--json --trace` (the trace says which requests came after the last relaunch), then
+/// simulated one with `--json --trace` (the trace says which posters were downloaded after the last relaunch), then
 /// the live one with `--json`. A lesson is judged live only where the simulator shows it on the scenario;
 /// `Compare` exits 1 when one that the simulator shows fails live.
 enum LiveComparison {
@@ -28,8 +28,8 @@ enum LiveComparison {
         let metrics: [String: Double?]
         /// The live object's numbers (`wall_seconds`, `frames`, …); empty for a simulated run.
         let live: [String: Double]
-        /// Requests started after the last relaunch; nil when the run had no relaunch.
-        var requestsAfterLastRelaunch: Int?
+        /// Posters downloaded in full (a 2xx answer) after the last relaunch; nil when the run had none.
+        var postersAfterLastRelaunch: Int?
 
         /// Reads a `--json` report.
         static func read(_ data: Data) throws(WorkbookError) -> Report {
@@ -55,9 +55,9 @@ enum LiveComparison {
             }
             var report = Report(
                 step: step, scenario: scenario, seed: seed, metrics: numbers, live: live,
-                requestsAfterLastRelaunch: nil)
+                postersAfterLastRelaunch: nil)
             if let relaunches = live["relaunches"], relaunches > 0 {
-                report.requestsAfterLastRelaunch = live["requests_started_after_last_relaunch"].map {
+                report.postersAfterLastRelaunch = live["posters_downloaded_after_last_relaunch"].map {
                     Int($0)
                 }
             }
@@ -70,8 +70,9 @@ enum LiveComparison {
         }
     }
 
-    /// Requests started after the last `relaunch` in a trace (JSON Lines); nil when it has no relaunch.
-    static func requestsAfterLastRelaunch(trace: String) -> Int? {
+    /// Posters downloaded in full (`request_end` with a 2xx status) after the last `relaunch` in a trace
+    /// (JSON Lines); nil when it has no relaunch.
+    static func postersAfterLastRelaunch(trace: String) -> Int? {
         var count: Int?
         for line in trace.split(separator: "\n") {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
@@ -79,8 +80,10 @@ enum LiveComparison {
             else { continue }
             if event == "relaunch" {
                 count = 0
-            } else if event == "request_start", let started = count {
-                count = started + 1
+            } else if event == "request_end", let downloaded = count,
+                let status = (object["status"] as? NSNumber)?.intValue, (200..<300).contains(status)
+            {
+                count = downloaded + 1
             }
         }
         return count
@@ -149,7 +152,7 @@ enum LiveComparison {
                 "step 4 needs no network after a relaunch", steps: [4],
                 applies: hasRelaunch ? nil : "the scenario has no relaunch"
             ) { reports in
-                reports[0].requestsAfterLastRelaunch.map { $0 == 0 }
+                reports[0].postersAfterLastRelaunch.map { $0 == 0 }
             },
             judge("no wrong picture in steps 4 and 5", steps: [4, 5]) { reports in
                 let wrong = reports.map { $0.value("wrong_image_events") }
@@ -160,7 +163,7 @@ enum LiveComparison {
     }
 
     /// The table: a row per metric in the report order, a simulated and a live column per step (`-` for
-    /// a figure not measured live), the requests after the last relaunch and the live run's wall time and
+    /// a figure not measured live), the posters downloaded after the last relaunch and the live run's wall time and
     /// frames; then the lessons.
     static func render(_ pairs: [Pair], lessons: [Lesson]) -> String {
         guard let first = pairs.first else { return "no steps to compare\n" }
@@ -187,11 +190,11 @@ enum LiveComparison {
                     })
         }
         rows.append(
-            ["requests_after_last_relaunch"]
+            ["posters_after_last_relaunch"]
                 + pairs.flatMap {
                     [
-                        cell($0.simulated.requestsAfterLastRelaunch.map(Double.init), isCount: true),
-                        cell($0.live.requestsAfterLastRelaunch.map(Double.init), isCount: true),
+                        cell($0.simulated.postersAfterLastRelaunch.map(Double.init), isCount: true),
+                        cell($0.live.postersAfterLastRelaunch.map(Double.init), isCount: true),
                     ]
                 })
         for (key, isCount) in [("wall_seconds", false), ("frames", true)] {
@@ -309,7 +312,7 @@ enum LiveComparison {
             do throws(WorkbookError) {
                 var simulated = try Report.read(simulatedOutput)
                 let text = (try? String(contentsOf: trace, encoding: .utf8)) ?? ""
-                simulated.requestsAfterLastRelaunch = requestsAfterLastRelaunch(trace: text)
+                simulated.postersAfterLastRelaunch = postersAfterLastRelaunch(trace: text)
                 pairs.append(Pair(step: step, simulated: simulated, live: try Report.read(liveOutput)))
             } catch {
                 Compare.fail("\(step) printed something that is not its --json report, simulated or live")

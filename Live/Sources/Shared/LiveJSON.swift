@@ -1,7 +1,8 @@
 /// The `--json` report of a live run: the simulator's object (`step`, `scenario`, `seed`, `metrics`
 /// under the same keys, `final_screen`), with null for every figure not measured live and for what only
 /// the simulator computes (`virtual_ms`, `oracle`, `limit`), and a `live` object: wall-clock seconds,
-/// frames, the server's log count, the relaunches, the requests started after the last of them, and
+/// frames, the server's log count, the relaunches, the requests started and the posters downloaded after
+/// the last of them, and
 /// whether every visible row showed its final content on the last frame. A
 /// row's title is its movie's name, as the simulator's is, whatever the cell's label says.
 extension LiveReport {
@@ -12,6 +13,7 @@ extension LiveReport {
             ("frames", String(frames)), ("server_requests_logged", String(serverLog.count)),
             ("relaunches", String(judged.requestsStartedAtRelaunches.count)),
             ("requests_started_after_last_relaunch", String(requestsAfterLastRelaunch)),
+            ("posters_downloaded_after_last_relaunch", String(postersDownloadedAfterLastRelaunch)),
             ("visible_rows_final_at_end", judged.finalAtEnd ? "true" : "false"),
         ])
         let movies = Phone.current.movies

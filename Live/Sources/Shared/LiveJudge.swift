@@ -73,6 +73,7 @@ enum LiveJudge {
     /// launch is a stop, and gestures that began before it are never taken in.
     static func launched(at time: Int64) {
         let started = LiveCounters.requestsStarted
+        if time > 0 { LiveTally.relaunched() }
         state.withLock { state in
             advance(&state, to: time)
             leaveOpenStop(&state, at: time)

@@ -120,6 +120,15 @@ struct LiveReport {
         requestsStarted - (judged.requestsStartedAtRelaunches.last ?? 0)
     }
 
+    /// Posters the server answered in full (2xx) after the last relaunch (all of them when there was
+    /// none): what a disk cache that survives a relaunch saves.
+    var postersDownloadedAfterLastRelaunch: Int {
+        let boundary = judged.requestsStartedAtRelaunches.last ?? 0
+        return serverLog.filter {
+            $0.sequence >= boundary && $0.outcome == .completed && (200..<300).contains($0.status)
+        }.count
+    }
+
     /// For each late frame, the microseconds of its late window that app work filled inside a scroll
     /// interval.
     private func attributedLateness() -> [Int64] {

@@ -38,16 +38,18 @@ public final class Image: Sendable {
     public let kind: Kind
     /// How a poster was made (unused for the placeholder and the failure image).
     let recipe: Recipe
+    /// The launch that made it, whose image memory it counts in.
+    private let launch = LiveTally.launch
 
     private init(bitmap: Bitmap, kind: Kind, recipe: Recipe = Recipe()) {
         self.bitmap = bitmap
         self.kind = kind
         self.recipe = recipe
-        if kind == .poster { LiveTally.imageMemory(changedBy: bitmap.rgba.count) }
+        if kind == .poster { LiveTally.imageMemory(changedBy: bitmap.rgba.count, launch: launch) }
     }
 
     deinit {
-        if kind == .poster { LiveTally.imageMemory(changedBy: -bitmap.rgba.count) }
+        if kind == .poster { LiveTally.imageMemory(changedBy: -bitmap.rgba.count, launch: launch) }
     }
 
     /// Decodes PNG bytes; nil when they are no PNG.
