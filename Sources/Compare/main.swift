@@ -56,6 +56,7 @@ enum Compare {
         StepRun.passInterruptsOn()
         var arguments = Array(CommandLine.arguments.dropFirst())
         var sweepCases: Int?
+        if arguments.first == "--live" { LiveComparison.main(Array(arguments.dropFirst())) }
         if arguments.first == "--sweep" {
             arguments.removeFirst()
             sweepCases = 50
@@ -88,6 +89,8 @@ enum Compare {
                     + "                        then the last step's goals against the one before and the plan;\n"
                     + "                        exits 1 if a step beats a bound or misses a goal without a known\n"
                     + "                        cause\n"
+                    + "  --live ...            every step simulated and live, side by side, and whether each\n"
+                    + "                        lesson holds live (Compare --live --help says more)\n"
                     + "\nThe step executables must be built next to Compare: run `swift build` first.\n"
                     + "Each step may run for COMPARE_TIME_LIMIT seconds (default 600) before it is stopped.\n",
                 terminator: "")

@@ -24,14 +24,14 @@ extension WorkbookStep {
 
 /// Runs a step as a command, live: the scenario's gestures on the wall clock, the app on the real main
 /// thread and Foundation's queues, its posters from a server on loopback. Headless for now: it prints the
-/// report when the scenario ends. Bad options or a bad scenario: a message and exit code 2.
+/// report (text, or JSON with `--json`) when the scenario ends. Bad options or a bad scenario: a message and exit code 2.
 public enum Workbook {
     public static func main(
         step: String, summary: String, techniques: [String] = [],
         makeApp: @escaping (RunOptions) -> TableViewController
     ) -> Never {
         func fail(_ message: String) -> Never {
-            FileHandle.standardError.write(Data("\(step): \(message)\n".utf8))
+            FileHandle.standardError.write(Data("\(step): \(VisibleText.escaped(message))\n".utf8))
             exit(2)
         }
         let options: LiveOptions
@@ -54,7 +54,7 @@ public enum Workbook {
         run.server.stop()
         // The app's disk lives in a temporary folder for this process only.
         Disk.shared.removeItem(at: Disk.shared.cachesDirectory)
-        FileHandle.standardOutput.write(Data(report.text.utf8))
+        FileHandle.standardOutput.write(Data((options.json ? report.json : report.text).utf8))
         exit(0)
     }
 }

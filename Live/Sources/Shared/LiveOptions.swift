@@ -1,7 +1,9 @@
-/// A live run's options: `--scenario NAME|FILE`, `--seed N`, `--concurrency N`, `--help`.
+/// A live run's options: `--scenario NAME|FILE`, `--seed N`, `--concurrency N`, `--json`, `--help`.
 struct LiveOptions {
     var scenario = "course"
     var seed: UInt64?
+    /// Print the report as the simulator's `--json` object instead of text.
+    var json = false
     var run = RunOptions()
 
     /// Why the arguments were refused.
@@ -10,7 +12,7 @@ struct LiveOptions {
     }
 
     static let usage = """
-        options: --scenario NAME|FILE (default course), --seed N, --concurrency N, --help
+        options: --scenario NAME|FILE (default course), --seed N, --concurrency N, --json, --help
         Runs the step live: real threads, real Foundation, a real HTTP server on loopback, wall-clock time.
         """
 
@@ -26,6 +28,7 @@ struct LiveOptions {
             switch argument {
             case "--help", "-h": return nil
             case "--scenario": options.scenario = try value(argument)
+            case "--json": options.json = true
             case "--seed":
                 let text = try value(argument)
                 guard let seed = UInt64(text) else {
@@ -45,5 +48,5 @@ struct LiveOptions {
         return options
     }
 
-    private static let usageLine = "--scenario, --seed, --concurrency, --help"
+    private static let usageLine = "--scenario, --seed, --concurrency, --json, --help"
 }

@@ -8,7 +8,10 @@ import LiveServer
 /// (`MainThreadWork`): a stall is one stretch, a hang a stretch of 250 ms or more, and hitch time is the
 /// part of each late frame's window (from the vsync it was expected at to the vsync it was shown at) that
 /// overlaps app work inside a scroll interval (touch-down to the frame that shows the table at rest), so
-/// lateness from the machine alone is not counted.
+/// lateness from the machine alone is not counted. Decodes, filters, cache hits, disk writes and image
+/// memory are counted by the twins (`LiveTally`); duplicate downloads are URLs the server answered in full
+/// more than once in one launch; stops, placeholder time and wrong pictures are judged frame by frame
+/// (`LiveJudge`).
 struct LiveReport {
     /// One visible row at the end.
     struct ScreenRow {
@@ -29,6 +32,11 @@ struct LiveReport {
     let lateFrames: [MainThreadWork.Stretch]
     let scrollIntervals: [MainThreadWork.Stretch]
     let screen: [ScreenRow]
+    /// What the judge saw on screen.
+    let judged: LiveJudge.Verdict
+    /// The twins' counts, by figure.
+    let tallies: [LiveTally.Figure: Int]
+    let peakImageMemory: Int
     /// Whether the scenario has faults the server does not inject yet.
     let faultsIgnored: Bool
 
@@ -43,6 +51,12 @@ struct LiveReport {
         let scrollMicroseconds = scrollIntervals.reduce(0) { $0 + $1.microseconds }
         let ratio =
             scrollMicroseconds > 0 ? Double(hitchMicroseconds) / 1000 / (Double(scrollMicroseconds) / 1e6) : 0
+        let stops = judged.timesToVisible.sorted()
+        func percentile(_ p: Int) -> String {
+            guard !stops.isEmpty else { return Self.milliseconds(0) }
+            let rank = max(1, (p * stops.count + 99) / 100)
+            return Self.milliseconds(stops[min(rank, stops.count) - 1])
+        }
         let measured: [String: String] = [
             "requests_started": String(requestsStarted),
             "requests_completed": String(
@@ -52,6 +66,12 @@ struct LiveReport {
                 serverLog.filter { $0.outcome == .truncated || $0.outcome == .refused || $0.status >= 400 }
                     .count),
             "bytes_downloaded": String(serverLog.reduce(0) { $0 + $1.bodyBytesSent }),
+            "duplicate_downloads": String(duplicateDownloads),
+            "decodes": String(tallies[.decodes] ?? 0),
+            "filters": String(tallies[.filters] ?? 0),
+            "memory_cache_hits": String(tallies[.memoryCacheHits] ?? 0),
+            "disk_cache_hits": String(tallies[.diskCacheHits] ?? 0),
+            "disk_writes": String(tallies[.diskWrites] ?? 0),
             "main_thread_busy_ms": Self.milliseconds(stretches.reduce(0) { $0 + $1.microseconds }),
             "hitches": String(hitches.filter { $0 > 0 }.count),
             "hitch_time_ms": Self.milliseconds(hitchMicroseconds),
@@ -59,6 +79,14 @@ struct LiveReport {
             "longest_main_thread_stall_ms": Self.milliseconds(stretches.map(\.microseconds).max() ?? 0),
             "hangs": String(hangs.count),
             "hang_time_ms": Self.milliseconds(hangs.reduce(0) { $0 + $1.microseconds }),
+            "time_to_visible_ms_p50": percentile(50),
+            "time_to_visible_ms_p95": percentile(95),
+            "time_to_visible_ms_max": percentile(100),
+            "stops_unfilled": String(judged.stopsUnfilled),
+            "placeholder_row_seconds": String(
+                format: "%.1f", Double(judged.placeholderRowMicroseconds) / 1e6),
+            "wrong_image_events": String(judged.wrongImages),
+            "peak_image_memory_bytes": String(peakImageMemory),
         ]
         return Self.keys.map { ($0, measured[$0]) }
     }
@@ -66,14 +94,40 @@ struct LiveReport {
     /// The simulator's metric keys, in its order.
     static let keys = [
         "requests_started", "requests_completed", "requests_cancelled", "requests_failed",
-        "operations_cancelled", "bytes_downloaded", "bytes_wasted", "duplicate_downloads", "decodes",
-        "filters",
-        "memory_cache_hits", "disk_cache_hits", "disk_writes", "main_thread_busy_ms", "hitches",
-        "hitch_time_ms",
-        "hitch_time_ratio_ms_per_s", "longest_main_thread_stall_ms", "hangs", "hang_time_ms",
-        "time_to_visible_ms_p50", "time_to_visible_ms_p95", "time_to_visible_ms_max", "stops_unfilled",
-        "placeholder_row_seconds", "wrong_image_events", "late_completions", "peak_image_memory_bytes",
+        "operations_cancelled", "retries", "bytes_downloaded", "bytes_wasted", "duplicate_downloads",
+        "decodes", "filters", "memory_cache_hits", "disk_cache_hits", "disk_writes", "main_thread_busy_ms",
+        "hitches", "hitch_time_ms", "hitch_time_ratio_ms_per_s", "longest_main_thread_stall_ms", "hangs",
+        "hang_time_ms", "time_to_visible_ms_p50", "time_to_visible_ms_p95", "time_to_visible_ms_max",
+        "stops_unfilled", "placeholder_row_seconds", "wrong_image_events", "late_completions",
+        "peak_image_memory_bytes", "memory_warning_freed_bytes",
     ]
+
+    /// Answers the server sent in full for a URL it had already answered in full in the same launch. A
+    /// request belongs to the launch during which it arrived: the server numbers requests as they
+    /// arrive, and the judge noted how many the app had started at each relaunch.
+    var duplicateDownloads: Int {
+        var duplicates = 0
+        var completedByLaunch: [Int: Set<String>] = [:]
+        for record in serverLog where record.outcome == .completed && record.status < 400 {
+            let launch = judged.requestsStartedAtRelaunches.filter { $0 <= record.sequence }.count
+            if !completedByLaunch[launch, default: []].insert(record.url).inserted { duplicates += 1 }
+        }
+        return duplicates
+    }
+
+    /// Requests the app started after the last relaunch (all of them when there was none).
+    var requestsAfterLastRelaunch: Int {
+        requestsStarted - (judged.requestsStartedAtRelaunches.last ?? 0)
+    }
+
+    /// Posters the server answered in full (2xx) after the last relaunch (all of them when there was
+    /// none): what a disk cache that survives a relaunch saves.
+    var postersDownloadedAfterLastRelaunch: Int {
+        let boundary = judged.requestsStartedAtRelaunches.last ?? 0
+        return serverLog.filter {
+            $0.sequence >= boundary && $0.outcome == .completed && (200..<300).contains($0.status)
+        }.count
+    }
 
     /// For each late frame, the microseconds of its late window that app work filled inside a scroll
     /// interval.
@@ -94,6 +148,9 @@ struct LiveReport {
     private static func milliseconds(_ microseconds: Int64) -> String {
         String(format: "%.1f", Double(microseconds) / 1000)
     }
+
+    /// What a run whose scenario has faults says of them.
+    static let faultsNotice = "the scenario's faults are not injected live yet (its slow host is)"
 
     /// The text report: the simulator's layout, with the server's own count beside the app's.
     var text: String {
@@ -121,7 +178,7 @@ struct LiveReport {
                     + row.title)
         }
         if faultsIgnored {
-            lines += ["", "note: the scenario's faults are not injected live yet (its slow host is)"]
+            lines += ["", "note: " + Self.faultsNotice]
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -171,6 +171,7 @@ final class LiveRun {
         RunLoop.main.add(keepAlive, forMode: .default)
         clock = RunClock()
         MainThreadWork.start(on: clock)
+        LiveJudge.start(clock: clock, timeline: timeline, period: period)
         var systemEvents = timeline.systemEvents[...]
         launch(at: 0)
         var due: Int64 = 0
@@ -216,6 +217,10 @@ final class LiveRun {
             step: step, scenario: scenario.name, seed: seed, wallMicroseconds: wall, frames: frames,
             requestsStarted: started, serverLog: log, stretches: MainThreadWork.stretches,
             lateFrames: lateFrames, scrollIntervals: scrollIntervals, screen: finalScreen(),
+            judged: LiveJudge.finish(at: wall),
+            tallies: Dictionary(
+                uniqueKeysWithValues: LiveTally.Figure.allCases.map { ($0, LiveTally.value($0)) }),
+            peakImageMemory: LiveTally.peakImageMemory,
             faultsIgnored: !scenario.faults.isEmpty && scenario.faults != Self.slowHostOnly(scenario))
     }
 
@@ -234,6 +239,7 @@ final class LiveRun {
     /// Makes the app (again, at a relaunch at `time` on the scenario's timeline): a new controller, loaded
     /// and laid out at the top, that takes in the gestures starting from `time` on.
     private func launch(at time: Int64) {
+        LiveJudge.launched(at: time)
         nextGesture = timeline.gestures.firstIndex { $0.start >= time } ?? timeline.gestures.count
         gestureBegun = false
         MainThreadWork.measure {

@@ -1,11 +1,18 @@
 import Foundation
 
-/// The calls the steps make to report what they did. Compile twin: every one does nothing yet, since no
-/// live report counts them; a live mode must make them count before it shows any figure they feed.
+/// The calls the steps make to report what they did: the live run counts the cache hits (thread-safe,
+/// from whatever thread the step calls on), as the simulator's recorder does. What the simulator makes of
+/// misses, stores and the disk cache's failures (Belady's MIN, trace lines) is not kept live.
 public enum Instruments {
-    public static func memoryCacheLookup(_ url: URL, hit: Bool) {}
+    public static func memoryCacheLookup(_ url: URL, hit: Bool) {
+        if hit { LiveTally.count(.memoryCacheHits) }
+    }
     public static func memoryCacheStored(_ url: URL, cost: Int, limit: Int) {}
-    public static func diskCacheHit() {}
+
+    public static func diskCacheHit() {
+        LiveTally.count(.diskCacheHits)
+    }
+
     public static func diskCacheOff(reason: String) {}
     public static func diskCacheMismatch(file: String, requested: String, found: String) {}
 }

@@ -4,25 +4,57 @@ import Scenarios
 import Synchronization
 
 /// A decoded picture: a real one, decoded by the workbook's own PNG decoder and filtered by its sepia
-/// filter, on whatever thread asks.
+/// filter, on whatever thread asks. Decodes and filters are counted, and a poster's pixels count as image
+/// memory while it is alive.
 public final class Image: Sendable {
     /// What kind of picture this is.
     public enum Kind: Sendable {
         case poster, placeholder, failed
     }
 
+    /// How a poster was made from its PNG bytes, so that a judge can make the row's own poster the same
+    /// way and compare the pixels.
+    struct Recipe: Sendable, Hashable {
+        /// The pixel box it was scaled down to fit, if any.
+        var fitting: (width: Int, height: Int)?
+        /// The sepia intensity applied, if any.
+        var sepia: Double?
+
+        static func == (lhs: Recipe, rhs: Recipe) -> Bool {
+            lhs.fitting?.width == rhs.fitting?.width && lhs.fitting?.height == rhs.fitting?.height
+                && lhs.sepia == rhs.sepia
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(fitting?.width)
+            hasher.combine(fitting?.height)
+            hasher.combine(sepia)
+        }
+    }
+
     /// The pixels.
     public let bitmap: Bitmap
     /// What kind of picture this is.
     public let kind: Kind
+    /// How a poster was made (unused for the placeholder and the failure image).
+    let recipe: Recipe
+    /// The launch that made it, whose image memory it counts in.
+    private let launch = LiveTally.launch
 
-    private init(bitmap: Bitmap, kind: Kind) {
+    private init(bitmap: Bitmap, kind: Kind, recipe: Recipe = Recipe()) {
         self.bitmap = bitmap
         self.kind = kind
+        self.recipe = recipe
+        if kind == .poster { LiveTally.imageMemory(changedBy: bitmap.rgba.count, launch: launch) }
+    }
+
+    deinit {
+        if kind == .poster { LiveTally.imageMemory(changedBy: -bitmap.rgba.count, launch: launch) }
     }
 
     /// Decodes PNG bytes; nil when they are no PNG.
     public convenience init?(data: Data) {
+        LiveTally.count(.decodes)
         guard let bitmap = try? PNGDecoder.decode([UInt8](data)) else { return nil }
         self.init(bitmap: bitmap, kind: .poster)
     }
@@ -30,16 +62,26 @@ public final class Image: Sendable {
     /// Decodes PNG bytes and scales the picture down to fit `width` × `height` pixels; nil when they are
     /// no PNG.
     public convenience init?(data: Data, fittingPixels width: Int, _ height: Int) {
+        LiveTally.count(.decodes)
         guard let bitmap = try? PNGDecoder.decode([UInt8](data)) else { return nil }
-        self.init(bitmap: bitmap.downsampled(toFit: width, height), kind: .poster)
+        self.init(
+            bitmap: bitmap.downsampled(toFit: width, height), kind: .poster,
+            recipe: Recipe(fitting: (width, height)))
     }
 
     /// Bytes the decoded pixels take, a cache's cost for the image.
     public var cost: Int { bitmap.rgba.count }
 
+    /// Whether this is what a row shows when it is done: a filtered poster, or the failure image.
+    var isFinal: Bool { kind == .failed || (kind == .poster && recipe.sepia != nil) }
+
     /// The same picture in sepia at `intensity` (0…1).
     public func applyingSepia(intensity: Double) -> Image {
-        Image(bitmap: SepiaFilter(intensity: intensity).apply(to: bitmap), kind: kind)
+        LiveTally.count(.filters)
+        var recipe = recipe
+        recipe.sepia = intensity
+        return Image(
+            bitmap: SepiaFilter(intensity: intensity).apply(to: bitmap), kind: kind, recipe: recipe)
     }
 
     /// The grey picture shown while loading.

@@ -79,8 +79,12 @@ public final class Disk: Sendable {
         FileManager.default.contents(atPath: url.path)
     }
 
+    /// Writes a whole file (through a temporary file and a rename when `atomically`); a write that
+    /// succeeds counts as a disk write.
     public func write(_ data: Data, to url: URL, atomically: Bool) -> Bool {
-        (try? data.write(to: url, options: atomically ? [.atomic] : [])) != nil
+        guard (try? data.write(to: url, options: atomically ? [.atomic] : [])) != nil else { return false }
+        LiveTally.count(.diskWrites)
+        return true
     }
 
     public func fileExists(at url: URL) -> Bool {

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// The live steps, run as their own processes (the frame loop needs the process's main thread), one after
-/// the other, on a short scenario: one screen at launch, a slow drag of four rows, a look. They check counts
-/// and order, and times only against the scenario's own round trip.
+/// the other, on short scenarios. They check counts and order, and times only against the scenario's own
+/// round trip.
+@Suite(.serialized)
 struct LiveStepTests {
     /// The scenario's round trip, in milliseconds.
     static let roundTripMilliseconds = 100.0
@@ -38,9 +39,51 @@ struct LiveStepTests {
             #expect(try run.number("requests_started") == run.serverRequests, "\(run.text)")
         }
     }
+
+    /// A short scenario that reuses cells both ways and comes back to rows it left: a look, a drag, a fling
+    /// down and one back to the top, then a look long enough for the last screen to fill.
+    static let cacheScenario = """
+        rows 40
+        seed 7
+        network rtt=100ms jitter=20ms bandwidth=2000KB/s connections=6
+        screen height=667 row=88 refresh=60
+        wait 0.5s
+        drag to row 4 over 0.5s
+        wait 0.3s
+        fling to row 25
+        wait 0.6s
+        fling to row 0
+        wait 2s
+        """
+
+    @Test("Live, step 4 shows no wrong picture, downloads no URL twice and ends with every visible row final")
+    func stepFourShowsTheRightPictures() throws {
+        try checkCachingStep("Step4CacheAndPrefetch")
+    }
+
+    @Test("Live, step 5 shows no wrong picture, downloads no URL twice and ends with every visible row final")
+    func stepFiveShowsTheRightPictures() throws {
+        try checkCachingStep("Step5Concurrency")
+    }
+
+    /// Plays the cache scenario with `step` and checks what it showed and downloaded.
+    private func checkCachingStep(_ step: String) throws {
+        let run = try LiveStepRun(step: step, scenario: Self.cacheScenario)
+        #expect(try run.number("wrong_image_events") == 0, "\(run.text)")
+        #expect(try run.number("duplicate_downloads") == 0, "\(run.text)")
+        #expect(try run.live("visible_rows_final_at_end") as? Bool == true, "\(run.text)")
+        let shows = try run.finalScreen.map(\.shows)
+        #expect(!shows.isEmpty && shows.allSatisfy { $0 == "image" || $0 == "failed" }, "\(run.text)")
+        // The first screen and the rows the flings pass and stop at are more than one screen's posters.
+        #expect(try run.number("requests_started") > 8, "\(run.text)")
+        #expect(try run.number("requests_started") == run.serverRequests, "\(run.text)")
+        // Coming back to the top, the first screen's posters come from the memory cache.
+        #expect(try run.number("memory_cache_hits") >= 1, "\(run.text)")
+        #expect(try run.number("decodes") >= run.number("requests_completed"), "\(run.text)")
+    }
 }
 
-/// One live run of a step executable built beside the tests, and its report.
+/// One live run of a step executable built beside the tests, and its `--json` report.
 struct LiveStepRun {
     /// Why a run could not be read.
     struct Failure: Error, CustomStringConvertible {
@@ -48,6 +91,7 @@ struct LiveStepRun {
     }
 
     let text: String
+    private let report: [String: Any]
 
     /// Runs `step` on a scenario written to a temporary file and reads its report.
     init(step: String, scenario: String) throws {
@@ -63,7 +107,7 @@ struct LiveStepRun {
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["--scenario", file.path]
+        process.arguments = ["--scenario", file.path, "--json"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -76,25 +120,51 @@ struct LiveStepRun {
             throw Failure(description: "\(step) exited with status \(process.terminationStatus)")
         }
         text = String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The value of a metric line (`hangs    2`).
-    func number(_ key: String) throws -> Double {
-        for line in text.split(separator: "\n") {
-            let words = line.split(separator: " ")
-            if words.count >= 2, words[0] == key, let value = Double(words[1]) { return value }
+        guard let report = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] else {
+            throw Failure(description: "\(step) printed no JSON object:\n\(text)")
         }
-        throw Failure(description: "no figure for \(key) in the report:\n\(text)")
+        self.report = report
     }
 
-    /// How many requests the server logged (`server     11 requests logged`).
+    /// The value of a metric (`"hangs": 2`); a figure not measured live (null) is a failure.
+    func number(_ key: String) throws -> Double {
+        guard let metrics = report["metrics"] as? [String: Any], let value = metrics[key] as? NSNumber else {
+            throw Failure(description: "no figure for \(key) in the report:\n\(text)")
+        }
+        return value.doubleValue
+    }
+
+    /// A value of the report's `live` object.
+    func live(_ key: String) throws -> Any {
+        guard let live = report["live"] as? [String: Any], let value = live[key] else {
+            throw Failure(description: "no \(key) in the report's live object:\n\(text)")
+        }
+        return value
+    }
+
+    /// How many requests the server logged.
     var serverRequests: Double {
         get throws {
-            for line in text.split(separator: "\n") {
-                let words = line.split(separator: " ")
-                if words.count >= 2, words[0] == "server", let value = Double(words[1]) { return value }
+            guard let count = try live("server_requests_logged") as? NSNumber else {
+                throw Failure(description: "no server log count in the report:\n\(text)")
             }
-            throw Failure(description: "no server line in the report:\n\(text)")
+            return count.doubleValue
+        }
+    }
+
+    /// The rows on screen at the end, top to bottom, and what each shows.
+    var finalScreen: [(row: Int, shows: String)] {
+        get throws {
+            guard let rows = report["final_screen"] as? [[String: Any]] else {
+                throw Failure(description: "no final screen in the report:\n\(text)")
+            }
+            return try rows.map { row in
+                guard let number = (row["row"] as? NSNumber)?.intValue, let shows = row["shows"] as? String
+                else {
+                    throw Failure(description: "a final-screen row without its row and shows:\n\(text)")
+                }
+                return (number, shows)
+            }
         }
     }
 }
