@@ -34,11 +34,14 @@ let package = Package(
         .target(name: "Posters", dependencies: ["Imaging", "Files"]),
         .target(
             name: "Shared",
-            dependencies: ["Imaging", "Files", "Catalog", "Scenarios", "Posters", "LiveServer"]),
+            dependencies: [
+                "Imaging", "Files", "Catalog", "Scenarios", "Posters", "LiveServer", "LiveTerminal",
+            ]),
         .target(name: "LiveServer"),
         .testTarget(name: "LiveServerTests", dependencies: ["LiveServer"]),
-        .target(name: "LiveTerminal"),
-        .testTarget(name: "LiveTerminalTests", dependencies: ["LiveTerminal"]),
+        .target(name: "LiveTerminal", dependencies: ["Imaging"]),
+        .executableTarget(name: "LiveTerminalFixture", dependencies: ["LiveTerminal", "Imaging"]),
+        .testTarget(name: "LiveTerminalTests", dependencies: ["LiveTerminal", "Imaging"]),
         .testTarget(name: "LiveStepTests"),
     ],
     swiftLanguageModes: [.v6]
