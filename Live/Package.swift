@@ -4,15 +4,17 @@ import PackageDescription
 /// The live mode's parts, a package of their own so that a newcomer's `swift build` and `swift test` of the
 /// workbook never build them. `LiveServer` is the HTTP/1.1 server on loopback that the live steps download
 /// their posters from: it applies a scenario's latency, shared bandwidth, connection limit and faults in
-/// the server, since this kernel has no traffic shaping. `LiveTerminal` draws the table off the main thread.
+/// the server, since this kernel has no traffic shaping. `LiveTerminal` draws the table off the main thread;
+/// `LiveTerminalFixture` draws a known frame of it, which its tests read back from tmux.
 ///
 /// The step targets are the workbook's own step folders (`Sources/Step1Naive` and the rest are relative
 /// symlinks to `../../Sources/…`), built against a `Shared` that re-exports Foundation's own `Operation`,
 /// `OperationQueue`, `BlockOperation` and `Thread`, with the workbook's layers that need no simulated
 /// runtime (`Imaging`, `Files`, `Catalog`, `Scenarios`, `Posters`) linked the same way: building them
 /// checks that the step sources compile against real Foundation in Swift 6 mode. Running one plays a
-/// scenario live and headless (`swift run --package-path Live Step1Naive --scenario course`): the step's
-/// app on the real main thread, its posters from `LiveServer`, and a report of what could be measured.
+/// scenario live (`swift run --package-path Live Step1Naive --scenario course`): the step's app on the
+/// real main thread, its posters from `LiveServer`, the table drawn in the terminal when standard output
+/// is one (headless otherwise), and a report of what could be measured.
 /// The rest of `Shared` is thin twins, some of them not yet live (their comments say which).
 /// `LiveStepTests` runs the step executables built beside it.
 let liveSteps = [
@@ -34,11 +36,14 @@ let package = Package(
         .target(name: "Posters", dependencies: ["Imaging", "Files"]),
         .target(
             name: "Shared",
-            dependencies: ["Imaging", "Files", "Catalog", "Scenarios", "Posters", "LiveServer"]),
+            dependencies: [
+                "Imaging", "Files", "Catalog", "Scenarios", "Posters", "LiveServer", "LiveTerminal",
+            ]),
         .target(name: "LiveServer"),
         .testTarget(name: "LiveServerTests", dependencies: ["LiveServer"]),
-        .target(name: "LiveTerminal"),
-        .testTarget(name: "LiveTerminalTests", dependencies: ["LiveTerminal"]),
+        .target(name: "LiveTerminal", dependencies: ["Imaging"]),
+        .executableTarget(name: "LiveTerminalFixture", dependencies: ["LiveTerminal", "Imaging"]),
+        .testTarget(name: "LiveTerminalTests", dependencies: ["LiveTerminal", "Imaging"]),
         .testTarget(name: "LiveStepTests"),
     ],
     swiftLanguageModes: [.v6]

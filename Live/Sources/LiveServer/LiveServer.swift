@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What the server answers for one request, before shaping.
 public struct LiveResponse: Sendable {
@@ -62,7 +61,7 @@ public final class LiveServer: Sendable {
     private let link: SharedLink
     private let slots: HostSlots
     private let content: @Sendable (_ host: String, _ path: String, _ attempt: Int) -> LiveResponse
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var nextSequence = 0

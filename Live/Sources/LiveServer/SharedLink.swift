@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The one link every flowing body shares: a body asks for the time at which its next chunk may leave,
 /// and the link hands out back-to-back slots, each as long as the chunk takes at the link's rate. Bodies
@@ -9,11 +8,11 @@ final class SharedLink: Sendable {
     private let bytesPerSecond: Int
     private let clock = ContinuousClock()
     /// When the link is next free.
-    private let nextFree: Mutex<ContinuousClock.Instant>
+    private let nextFree: Locked<ContinuousClock.Instant>
 
     init(bytesPerSecond: Int) {
         self.bytesPerSecond = bytesPerSecond
-        nextFree = Mutex(clock.now)
+        nextFree = Locked(clock.now)
     }
 
     /// Reserves the link for `bytes` and returns when they may be sent: the end of their slot.

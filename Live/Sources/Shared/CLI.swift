@@ -23,8 +23,9 @@ extension WorkbookStep {
 }
 
 /// Runs a step as a command, live: the scenario's gestures on the wall clock, the app on the real main
-/// thread and Foundation's queues, its posters from a server on loopback. Headless for now: it prints the
-/// report (text, or JSON with `--json`) when the scenario ends. Bad options or a bad scenario: a message and exit code 2.
+/// thread and Foundation's queues, its posters from a server on loopback, the table drawn in the terminal
+/// when standard output is one (`LiveDrawing`); it prints the report (text, or JSON with `--json`) when
+/// the scenario ends. Bad options or a bad scenario: a message and exit code 2.
 public enum Workbook {
     public static func main(
         step: String, summary: String, techniques: [String] = [],
@@ -54,7 +55,8 @@ public enum Workbook {
         run.server.stop()
         // The app's disk lives in a temporary folder for this process only.
         Disk.shared.removeItem(at: Disk.shared.cachesDirectory)
-        FileHandle.standardOutput.write(Data((options.json ? report.json : report.text).utf8))
+        FileHandle.standardOutput.write(
+            Data((options.json ? report.json : report.text + LiveDrawing.reportLines).utf8))
         exit(0)
     }
 }

@@ -43,6 +43,7 @@ enum LiveCounters {
 struct LiveScreen: Sendable {
     var height = 667.0
     var rowHeight = 88.0
+    var refreshRate = 60.0
 
     /// The screen of this process's run, set before the app is made.
     static var current: LiveScreen { shared.withLock { $0 } }
@@ -86,7 +87,8 @@ final class LiveRun {
         let movies = try MovieCatalog.bundled().rows(scenario.rows)
         Phone.use(Phone(movies: movies))
         let screen = LiveScreen(
-            height: Double(scenario.screen.height), rowHeight: Double(scenario.screen.rowHeight))
+            height: Double(scenario.screen.height), rowHeight: Double(scenario.screen.rowHeight),
+            refreshRate: Double(scenario.screen.refreshRate))
         LiveScreen.use(screen)
         timeline = GestureTimeline(
             actions: scenario.actions, rows: movies.count, rowHeight: screen.rowHeight,
