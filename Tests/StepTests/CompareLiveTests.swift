@@ -68,10 +68,10 @@ struct CompareLiveTests {
     static func compare(
         simulated: [Figures], live: [Figures]? = nil, liveSteps: [String] = names, extra: [String] = []
     ) throws -> ChildProcess.Outcome {
-        let folder = try CompareRobustnessTests.folder(
+        let folder = try ProcessTests.folder(
             steps: zip(names, simulated).map { ($0, simulatedScript($0, $1)) })
         defer { try? FileManager.default.removeItem(at: folder) }
-        let liveFolder = try CompareRobustnessTests.folder(
+        let liveFolder = try ProcessTests.folder(
             steps: zip(names, live ?? simulated).filter { liveSteps.contains($0.0) }.map {
                 ($0, "echo '\(report($0, $1, live: true))'")
             })
@@ -89,7 +89,7 @@ struct CompareLiveTests {
 
     @Test(
         "Every figure stands beside its live twin, a dash where it is not measured live, and every lesson holds",
-        .enabled(if: CompareRobustnessTests.compare != nil, "Compare is not built next to the tests"))
+        .enabled(if: ProcessTests.compare != nil, "Compare is not built next to the tests"))
     func lessonsHold() throws {
         let outcome = try Self.compare(simulated: Self.lessonsHold)
         #expect(outcome.status == 0, "\(outcome.errors)")
@@ -120,7 +120,7 @@ struct CompareLiveTests {
 
     @Test(
         "A lesson the simulator shows that fails live is named, and Compare exits 1",
-        .enabled(if: CompareRobustnessTests.compare != nil, "Compare is not built next to the tests"))
+        .enabled(if: ProcessTests.compare != nil, "Compare is not built next to the tests"))
     func lessonFailsLive() throws {
         var live = Self.lessonsHold
         live[3].afterRelaunch = 4
@@ -134,7 +134,7 @@ struct CompareLiveTests {
 
     @Test(
         "A lesson the simulator does not show, or a figure not measured live, is not judged and fails nothing",
-        .enabled(if: CompareRobustnessTests.compare != nil, "Compare is not built next to the tests"))
+        .enabled(if: ProcessTests.compare != nil, "Compare is not built next to the tests"))
     func lessonNotJudged() throws {
         var simulated = Self.lessonsHold
         simulated[2].bytes = 950
@@ -153,7 +153,7 @@ struct CompareLiveTests {
 
     @Test(
         "A missing live step or a bad option is one line and exit 2",
-        .enabled(if: CompareRobustnessTests.compare != nil, "Compare is not built next to the tests"))
+        .enabled(if: ProcessTests.compare != nil, "Compare is not built next to the tests"))
     func badInput() throws {
         let missing = try Self.compare(
             simulated: Self.lessonsHold, liveSteps: Array(Self.names.prefix(2)) + Array(Self.names.suffix(2)))
