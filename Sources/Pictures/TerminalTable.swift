@@ -47,7 +47,7 @@ package struct TerminalTable: Sendable, Equatable {
         var kept = ""
         var used = 0
         for character in text {
-            let cells = ScreenText.displayWidth(String(character))
+            let cells = DisplayWidth.of(String(character))
             if used + cells > width { break }
             kept.append(character)
             used += cells

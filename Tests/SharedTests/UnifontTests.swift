@@ -84,15 +84,15 @@ extension PicturePartsTests {
     func cellWidths() {
         // A Chinese character takes two cells, ASCII one, a combining mark none.
         do {
-            #expect(ScreenText.displayWidth("Night over Old Town") == 19)
-            #expect(ScreenText.displayWidth("港囧") == 4)
-            #expect(ScreenText.displayWidth("碟中谍5") == 7)
-            #expect(ScreenText.displayWidth("e\u{301}") == 1)
+            #expect(DisplayWidth.of("Night over Old Town") == 19)
+            #expect(DisplayWidth.of("港囧") == 4)
+            #expect(DisplayWidth.of("碟中谍5") == 7)
+            #expect(DisplayWidth.of("e\u{301}") == 1)
         }
         // Padded texts end on the same cell whatever their script.
         do {
             for title in ["港囧", "碟中谍5", "Broken Garden", "第三种爱情"] {
-                #expect(ScreenText.displayWidth(ScreenText.padded(title, toWidth: 16)) == 16)
+                #expect(DisplayWidth.of(ScreenText.padded(title, toWidth: 16)) == 16)
             }
         }
     }

@@ -1,0 +1,1 @@
+../../../Sources/Pictures/DisplayWidth.swift

@@ -1,0 +1,1 @@
+../../../Sources/Report/JSONText.swift

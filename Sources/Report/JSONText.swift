@@ -1,0 +1,34 @@
+/// Small helpers that write JSON text by hand, so key order and number format never vary.
+enum JSONText {
+    /// A JSON string literal for `value`, escaped per RFC 8259.
+    static func string(_ value: String) -> String {
+        var result = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    /// A JSON string literal, or `null` for nil.
+    static func optionalString(_ value: String?) -> String {
+        value.map(string) ?? "null"
+    }
+
+    /// One JSON object from (key, already-encoded value) pairs, in the given order, on one line.
+    static func object(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { "\(string($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+    }
+}
