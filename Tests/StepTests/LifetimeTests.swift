@@ -56,6 +56,13 @@ extension LessonTests {
                     objects.append((name, Weak(object: object)))
                 }
             }
+            // A collection of plain values (bytes, pixels, numbers) holds no object: walking it would visit
+            // every element.
+            if mirror.displayStyle == .collection || mirror.displayStyle == .set,
+                let first = mirror.children.first, Mirror(reflecting: first.value).displayStyle == nil
+            {
+                return
+            }
             var current: Mirror? = mirror
             while let level = current {
                 for child in level.children { gather(from: child.value, depth: depth + 1) }
