@@ -65,9 +65,12 @@ enum PNGRowFilter {
             let aboveLeft = Int32(prior[index &- stride])
             let towardAbove = above &- aboveLeft
             let towardLeft = left &- aboveLeft
-            let distanceLeft = abs(towardAbove)
-            let distanceAbove = abs(towardLeft)
-            let distanceAboveLeft = abs(towardAbove &+ towardLeft)
+            // Magnitudes written out, not with the generic `abs`, which debug builds call through
+            // witness tables for every byte.
+            let both = towardAbove &+ towardLeft
+            let distanceLeft = towardAbove < 0 ? 0 &- towardAbove : towardAbove
+            let distanceAbove = towardLeft < 0 ? 0 &- towardLeft : towardLeft
+            let distanceAboveLeft = both < 0 ? 0 &- both : both
             let nearerOfAboveTwo = distanceAbove <= distanceAboveLeft ? above : aboveLeft
             let predictor =
                 distanceLeft <= distanceAbove && distanceLeft <= distanceAboveLeft ? left : nearerOfAboveTwo
