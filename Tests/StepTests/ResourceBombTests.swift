@@ -6,8 +6,9 @@ import Testing
 /// Inputs that once took gigabytes or minutes, each run as a child process whose peak memory and wall
 /// time are measured. Each bomb is sized so the code without its limit would blow the bound (a 3 GB read,
 /// a 256 MB decode per row, minutes of frames), while the limited code refuses it at once. The bounds have
-/// wide margins for a busy machine and a debug build: 30 s and 500 MB.
-@Suite("Resource bombs", .serialized)
+/// wide margins for a busy machine and a debug build: 30 s and 500 MB. Each child's peak is its own, so
+/// the bombs run beside the other tests.
+@Suite("Resource bombs")
 struct ResourceBombTests {
     static let maximumSeconds = 30.0
     static let maximumBytes = 500 << 20
