@@ -155,7 +155,7 @@ public final class TableView {
     private var reusePool: [String: [TableViewCell]] = [:]
     private var cellClasses: [String: TableViewCell.Type] = [:]
     private var reportedRange: ClosedRange<Int>?
-    private var prefetchedRows: Set<Int> = []
+    private var prefetchWindow = PrefetchWindow()
     private var lastScrollDirection = 1.0
     /// Set while rows are laid out, so a controller that asks for visible rows from `cellForRowAt` gets the
     /// rows as they stand.
@@ -280,18 +280,9 @@ public final class TableView {
 
     /// Tells the controller which rows are coming up in the scroll direction, and which no longer are.
     private func updatePrefetching(visible: ClosedRange<Int>?, controller: TableViewController) {
-        guard let visible, prefetchDistance > 0 else { return }
-        var wanted: Set<Int> = []
-        if lastScrollDirection > 0 {
-            let end = min(numberOfRows - 1, visible.upperBound + prefetchDistance)
-            if visible.upperBound < end { wanted.formUnion((visible.upperBound + 1)...end) }
-        } else {
-            let start = max(0, visible.lowerBound - prefetchDistance)
-            if start < visible.lowerBound { wanted.formUnion(start...(visible.lowerBound - 1)) }
-        }
-        let cancelled = prefetchedRows.subtracting(wanted).subtracting(visible).sorted()
-        let added = wanted.subtracting(prefetchedRows).sorted()
-        prefetchedRows = wanted
+        let (added, cancelled) = prefetchWindow.update(
+            visible: visible, distance: prefetchDistance, downward: lastScrollDirection > 0,
+            rowCount: numberOfRows)
         if !cancelled.isEmpty {
             controller.tableView(
                 self, cancelPrefetchingForRowsAt: cancelled.map { IndexPath(row: $0, section: 0) })
