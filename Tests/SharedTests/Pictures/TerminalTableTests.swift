@@ -119,25 +119,8 @@ extension PicturePartsTests {
         }
     }
 
-    /// The exit status of a program run to its end with no output.
-    static func exitStatus(of program: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
-
-    @Test(.enabled(if: tmux != nil, "tmux is not installed (.ci/run installs it)"))
+    @Test(.enabled(if: TmuxPane.tmux != nil, "tmux is not installed (.ci/run installs it)"))
     func tmuxShowsEveryPosterCellInTheColoursTheFrameSent() throws {
-        let tmux = try #require(Self.tmux)
         let table = TerminalTable()
         let frame = table.frame(
             rows: [Self.row(0, title: "Alpha"), Self.row(1, title: "Beta")], status: "end of frame",
@@ -148,40 +131,9 @@ extension PicturePartsTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("frame.txt")
         try Data(frame.utf8).write(to: file)
-        let socket = folder.lastPathComponent
-        func run(_ arguments: [String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: tmux)
-            process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
-        defer { _ = try? run(["kill-server"]) }
-        let session = "printf '\\033[2J'; cat '\(file.path)'; sleep 30"
-        #if os(Linux)
-            // The server that `new-session` starts outlives the command; one started through Foundation's
-            // `Process` on Linux does not survive it, so the shell starts it.
-            let started = system(
-                "'\(tmux)' -L \(socket) -f /dev/null new-session -d -x 100 -y 40 \"\(session)\" </dev/null >/dev/null 2>&1"
-            )
-        #else
-            let started = try Self.exitStatus(
-                of: tmux,
-                ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "40", session])
-        #endif
-        #expect(started == 0)
-        var captured = ""
-        for _ in 0..<200 {
-            captured = try run(["capture-pane", "-p", "-e", "-t", "0"])
-            if captured.contains("end of frame") { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        let grid = TerminalGrid(captured)
+        let pane = try #require(TmuxPane(running: "printf '\\033[2J'; cat '\(file.path)'; sleep 30"))
+        defer { pane.close() }
+        let grid = TerminalGrid(pane.capture(waitingFor: "end of frame"))
         #expect(grid.text(ofLine: 2 * table.posterLines).hasPrefix("end of frame"))
         Self.expectPosters(in: grid, rows: [0, 1], table: table)
     }

@@ -1,0 +1,1 @@
+../../../Tests/SharedTests/Pictures/TmuxPane.swift
