@@ -5,8 +5,8 @@ import LiveServer
 /// the simulator computes (`virtual_ms`, `oracle`, `limit`), and a `live` object: wall-clock seconds,
 /// frames, the server's log count, the relaunches, the requests started and the posters downloaded after
 /// the last of them,
-/// whether every visible row showed its final content on the last frame, and how many requests drew each
-/// of the scenario's faults (null when it has none); and `server_log`, every request the server logged
+/// whether every visible row showed its final content on the last frame, and how many logged requests drew
+/// each of the scenario's faults (null when it has none); and `server_log`, every request the server logged
 /// with its catalog URL, attempt, status, body bytes sent, how it ended and the fault it drew. A
 /// row's title is its movie's name, as the simulator's is, whatever the cell's label says.
 extension LiveReport {
@@ -32,7 +32,7 @@ extension LiveReport {
             ("posters_downloaded_after_last_relaunch", String(postersDownloadedAfterLastRelaunch)),
             ("visible_rows_final_at_end", judged.finalAtEnd ? "true" : "false"),
             (
-                "faults_injected",
+                "faults_drawn",
                 injectsFaults
                     ? JSONText.object(faultsDrawn.map { (Self.name($0.fault), String($0.count)) }) : "null"
             ),

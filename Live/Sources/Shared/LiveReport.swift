@@ -211,7 +211,7 @@ struct LiveReport {
         if injectsFaults {
             let drawn = faultsDrawn
             lines.append(
-                "faults     \(drawn.reduce(0) { $0 + $1.count }) injected by the server: "
+                "faults     \(drawn.reduce(0) { $0 + $1.count }) of them drew a fault, injected: "
                     + drawn.map { "\($0.count) \(Self.name($0.fault))" }.joined(separator: ", "))
         }
         lines += [
