@@ -208,16 +208,17 @@ public final class Network {
         var bodySize = response.body.count
         switch fault {
         case .serverError:
-            response = PosterServer.Response(
-                status: 500, body: Array("<html><body>500 Internal Server Error</body></html>".utf8))
+            response = PosterServer.Response(status: 500, body: Fault.serverErrorBody)
             bodySize = response.body.count
             transfer.failure = .status(500)
         case .truncated:
-            bodySize = response.body.count * 3 / 5
+            bodySize = Fault.truncatedLength(of: response.body.count)
             transfer.failure = .connectionLost
         case .corrupt:
             response = PosterServer.Response(
-                status: response.status, body: corrupted(response.body, url: transfer.urlString))
+                status: response.status,
+                body: FaultSettings.corrupted(
+                    response.body, url: transfer.urlString, seed: seed, using: SeededGenerator.self))
         default:
             break
         }
@@ -357,35 +358,14 @@ public final class Network {
 
     // MARK: Faults
 
-    /// A fault injected into one request.
-    private enum Fault { case timeout, refused, serverError, truncated, corrupt }
-
-    /// The fault for a URL's n-th attempt: a pure function of the seed, the URL and the attempt.
+    /// The fault for a URL's n-th attempt (`FaultSettings.fault(url:attempt:seed:using:)`, the live
+    /// server's draw too).
     private func chooseFault(url: String, attempt: Int) -> Fault? {
-        guard !faults.isEmpty else { return nil }
-        var generator = SeededGenerator(seed: seed ^ FNV1a64.hash(url) &+ UInt64(attempt), stream: "faults")
-        var draw = Int(generator.below(1000))
-        let shares: [(Fault, Int)] = [
-            (.timeout, faults.timeoutPerMille), (.refused, faults.refusedPerMille),
-            (.serverError, faults.serverErrorPerMille), (.truncated, faults.truncatedPerMille),
-            (.corrupt, faults.corruptPerMille),
-        ]
-        for (fault, share) in shares {
-            if draw < share { return fault }
-            draw -= share
-        }
-        return nil
+        faults.fault(url: url, attempt: attempt, seed: seed, using: SeededGenerator.self)
     }
+}
 
-    /// The body with a few bytes past the header flipped, so its CRCs fail.
-    private func corrupted(_ body: [UInt8], url: String) -> [UInt8] {
-        guard body.count > 64 else { return body.map { $0 ^ 0x5a } }
-        var copy = body
-        var generator = SeededGenerator(seed: seed ^ FNV1a64.hash(url), stream: "corrupt")
-        for _ in 0..<8 {
-            let index = 64 + Int(generator.below(Int64(body.count - 64)))
-            copy[index] ^= 0xa5
-        }
-        return copy
-    }
+/// The workbook's seeded generator and URL hash, for the fault draws of `Scenarios`.
+extension SeededGenerator: FaultRandomness {
+    package static func key(_ url: String) -> UInt64 { FNV1a64.hash(url) }
 }

@@ -9,20 +9,27 @@ public struct LinkShape: Sendable {
     public var bytesPerSecond: Int
     /// How many requests of one host are answered at once; the others wait their turn, in arrival order.
     public var connectionsPerHost: Int
+    /// How long the server holds a request it leaves unanswered (a timeout fault, or a latency longer than
+    /// this) before it closes the connection, for a client that cannot be given a timeout of its own
+    /// (`Data(contentsOf:)`); a client with a shorter one gives up first.
+    public var timeout: Duration
 
     public init(
         latency: @escaping @Sendable (_ url: String, _ attempt: Int) -> Duration,
-        bytesPerSecond: Int, connectionsPerHost: Int
+        bytesPerSecond: Int, connectionsPerHost: Int, timeout: Duration = .seconds(60)
     ) {
         self.latency = latency
         self.bytesPerSecond = max(1, bytesPerSecond)
         self.connectionsPerHost = max(1, connectionsPerHost)
+        self.timeout = timeout
     }
 
     /// A link whose every request waits the same `latency`.
-    public static func fixed(latency: Duration, bytesPerSecond: Int, connectionsPerHost: Int) -> LinkShape {
+    public static func fixed(
+        latency: Duration, bytesPerSecond: Int, connectionsPerHost: Int, timeout: Duration = .seconds(60)
+    ) -> LinkShape {
         LinkShape(
             latency: { _, _ in latency }, bytesPerSecond: bytesPerSecond,
-            connectionsPerHost: connectionsPerHost)
+            connectionsPerHost: connectionsPerHost, timeout: timeout)
     }
 }

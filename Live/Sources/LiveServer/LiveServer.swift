@@ -2,18 +2,34 @@ import Foundation
 
 /// What the server answers for one request, before shaping.
 public struct LiveResponse: Sendable {
+    /// How the server leaves a request it does not answer at all (an injected fault).
+    public enum Unanswered: Sendable, Equatable {
+        /// After the request's latency the connection closes with no status line: a refused connection
+        /// as a client on loopback can see it (the server has already accepted the connection).
+        case closed
+        /// Nothing is sent until the client gives up and closes, or the shape's timeout passes and the
+        /// server closes: a request that times out.
+        case held
+    }
+
     /// The status of a whole answer: 200, or an error such as 404.
     public var status: Int
     public var body: [UInt8]
     public var contentType: String
     /// A fault: the connection closes after this many bytes of the body.
     public var truncatedAfter: Int?
+    /// A fault: no answer at all (`status` and `body` are not sent).
+    public var unanswered: Unanswered?
 
-    public init(status: Int, body: [UInt8], contentType: String = "image/png", truncatedAfter: Int? = nil) {
+    public init(
+        status: Int, body: [UInt8], contentType: String = "image/png", truncatedAfter: Int? = nil,
+        unanswered: Unanswered? = nil
+    ) {
         self.status = status
         self.body = body
         self.contentType = contentType
         self.truncatedAfter = truncatedAfter
+        self.unanswered = unanswered
     }
 }
 
@@ -29,6 +45,12 @@ public struct LiveRequestRecord: Sendable, Equatable {
         case truncated
         /// The request was not one the server answers (a bad head, a method other than GET).
         case refused
+        /// The server closed the connection before any answer, as the response's fault asked (a refused
+        /// connection).
+        case closedUnanswered
+        /// No answer was sent: the client gave up first, or the shape's timeout passed and the server
+        /// closed the connection (a request that timed out, by its fault or a latency past the timeout).
+        case heldUnanswered
     }
 
     /// The request's place in the order requests arrived, from 0.
@@ -37,7 +59,8 @@ public struct LiveRequestRecord: Sendable, Equatable {
     public let url: String
     /// How many requests of the same URL arrived before this one.
     public let attempt: Int
-    /// The status sent: 200, 206 for a range, 404, 416 for a range past the end, 400 or 405.
+    /// The status sent: 200, 206 for a range, 404, 416 for a range past the end, 400 or 405; 0 when none
+    /// was (a request the client left during its latency, or one left unanswered).
     public let status: Int
     /// The first byte a range request asked for.
     public let rangeStart: Int?
@@ -52,7 +75,9 @@ public struct LiveRequestRecord: Sendable, Equatable {
 /// reaches the server directly (`http://127.0.0.1:PORT/path` with the poster's host in `Host`), or as
 /// its HTTP proxy (`http_proxy=http://127.0.0.1:PORT` in a process's environment: `URLSession` and
 /// `Data(contentsOf:)` then send the catalog's own URLs here). A client that closes its connection
-/// before the answer is all sent is logged as a cancel, with the body bytes that had left.
+/// before the answer is all sent is logged as a cancel, with the body bytes that had left. A response may
+/// carry a fault: a body cut short (`truncatedAfter`), a connection closed before any answer, or a request
+/// held unanswered until the client gives up or the shape's `timeout` passes (`unanswered`).
 public final class LiveServer: Sendable {
     /// The port the server listens on.
     public let port: UInt16
@@ -154,11 +179,23 @@ public final class LiveServer: Sendable {
                 rangeStart: request.range?.first, bodyBytesSent: record.sent, outcome: record.outcome)
             state.withLock { $0.log.append(entry) }
         }
-        if !waitOut(shape.latency(request.url, attempt), on: connection) {
+        // The answer is known before the wait: a request held unanswered, or whose latency is past the
+        // timeout, waits out the timeout instead (from the moment it has a slot, as the simulator's).
+        let response = content(request.host, request.path, attempt)
+        let latency = shape.latency(request.url, attempt)
+        if response.unanswered == .held || latency > shape.timeout {
+            _ = waitOut(shape.timeout, on: connection)
+            record.outcome = .heldUnanswered
+            return
+        }
+        if !waitOut(latency, on: connection) {
             record.outcome = .cancelled
             return
         }
-        let response = content(request.host, request.path, attempt)
+        if response.unanswered == .closed {
+            record.outcome = .closedUnanswered
+            return
+        }
         var body = response.body[...]
         var status = response.status
         var headers = ["Content-Type: \(response.contentType)", "Accept-Ranges: bytes"]

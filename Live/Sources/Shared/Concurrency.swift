@@ -64,7 +64,9 @@ public final class SimulatedTaskExecutor: TaskExecutor, Sendable {
     }
 }
 
-/// The async network, for real: a `URLSession` download, cancelled with its task. It never resumes a
+/// The async network, for real: a `URLSession` download (`LiveSession.shared`, with the scenario's
+/// timeout), cancelled with its task; it throws `CancellationError` when the task is cancelled and
+/// `NetworkError` when the request fails, as the simulator's does. It never resumes a
 /// transfer yet (`resumeData` is ignored and none is kept).
 public final class AsyncNetwork: Sendable {
     public init() {}
@@ -74,7 +76,16 @@ public final class AsyncNetwork: Sendable {
         keepResumeData: (@Sendable (ResumeData) -> Void)? = nil
     ) async throws -> Data {
         guard let address = LiveAddress.request(for: url) else { throw NetworkError.invalidURL }
-        let (data, response) = try await URLSession.shared.data(from: address)
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await LiveSession.shared.data(from: address)
+        } catch let error as URLError {
+            // A cancelled task's download ends as the simulator's does; any other failure as its
+            // `NetworkError`, so that a step's retries see the same transient failures.
+            if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
+            throw NetworkError(error)
+        }
         if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {
             throw NetworkError.status(status)
         }

@@ -1,11 +1,27 @@
+import LiveServer
+
 /// The `--json` report of a live run: the simulator's object (`step`, `scenario`, `seed`, `metrics`
 /// under the same keys, `final_screen`), with null for every figure not measured live and for what only
 /// the simulator computes (`virtual_ms`, `oracle`, `limit`), and a `live` object: wall-clock seconds,
 /// frames, the server's log count, the relaunches, the requests started and the posters downloaded after
-/// the last of them, and
-/// whether every visible row showed its final content on the last frame. A
+/// the last of them,
+/// whether every visible row showed its final content on the last frame, and how many logged requests drew
+/// each of the scenario's faults (null when it has none); and `server_log`, every request the server logged
+/// with its catalog URL, attempt, status, body bytes sent, how it ended and the fault it drew. A
 /// row's title is its movie's name, as the simulator's is, whatever the cell's label says.
 extension LiveReport {
+    /// How a logged request ended, in the report.
+    static func name(_ outcome: LiveRequestRecord.Outcome) -> String {
+        switch outcome {
+        case .completed: "completed"
+        case .cancelled: "cancelled"
+        case .truncated: "truncated"
+        case .refused: "refused"
+        case .closedUnanswered: "closed_unanswered"
+        case .heldUnanswered: "held_unanswered"
+        }
+    }
+
     var json: String {
         let metrics = JSONText.object(metrics.map { ($0.key, $0.value ?? "null") })
         let live = JSONText.object([
@@ -15,7 +31,21 @@ extension LiveReport {
             ("requests_started_after_last_relaunch", String(requestsAfterLastRelaunch)),
             ("posters_downloaded_after_last_relaunch", String(postersDownloadedAfterLastRelaunch)),
             ("visible_rows_final_at_end", judged.finalAtEnd ? "true" : "false"),
+            (
+                "faults_drawn",
+                injectsFaults
+                    ? JSONText.object(faultsDrawn.map { (Self.name($0.fault), String($0.count)) }) : "null"
+            ),
         ])
+        let log = serverLog.map { record in
+            JSONText.object([
+                ("sequence", String(record.sequence)), ("url", JSONText.string(catalogURL(of: record))),
+                ("attempt", String(record.attempt)), ("status", String(record.status)),
+                ("body_bytes", String(record.bodyBytesSent)),
+                ("outcome", JSONText.string(Self.name(record.outcome))),
+                ("fault", drawnFault(record).map { JSONText.string(Self.name($0)) } ?? "null"),
+            ])
+        }
         let movies = Phone.current.movies
         let rows = screen.map { row in
             JSONText.object([
@@ -36,11 +66,11 @@ extension LiveReport {
         text += "  \"oracle\": null,\n"
         text += "  \"limit\": null,\n"
         text +=
+            "  \"server_log\": ["
+            + (log.isEmpty ? "" : "\n    " + log.joined(separator: ",\n    ") + "\n  ") + "],\n"
+        text +=
             "  \"final_screen\": ["
             + (rows.isEmpty ? "" : "\n    " + rows.joined(separator: ",\n    ") + "\n  ") + "]"
-        if faultsIgnored {
-            text += ",\n  \"notices\": [\(JSONText.string(Self.faultsNotice))]"
-        }
         return text + "\n}\n"
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
+import Imaging
 import LiveServer
+import Scenarios
 
 /// What a live run measured, under the simulator's report lines where they mean the same.
 ///
@@ -37,8 +39,10 @@ struct LiveReport {
     /// The twins' counts, by figure.
     let tallies: [LiveTally.Figure: Int]
     let peakImageMemory: Int
-    /// Whether the scenario has faults the server does not inject yet.
-    let faultsIgnored: Bool
+    /// The scenario's faults, which the server injected with the simulator's draws.
+    let faults: FaultSettings
+    /// The catalog's URLs by the plain `http` address the server logs: the draws are keyed by the former.
+    let catalogURLs: [String: String]
 
     /// A stretch of main-thread work this long or longer is a hang (Apple's definition).
     static let hangMicroseconds: Int64 = 250_000
@@ -62,9 +66,7 @@ struct LiveReport {
             "requests_completed": String(
                 serverLog.filter { $0.outcome == .completed && $0.status < 400 }.count),
             "requests_cancelled": String(serverLog.filter { $0.outcome == .cancelled }.count),
-            "requests_failed": String(
-                serverLog.filter { $0.outcome == .truncated || $0.outcome == .refused || $0.status >= 400 }
-                    .count),
+            "requests_failed": String(serverLog.filter(Self.failed).count),
             "bytes_downloaded": String(serverLog.reduce(0) { $0 + $1.bodyBytesSent }),
             "duplicate_downloads": String(duplicateDownloads),
             "decodes": String(tallies[.decodes] ?? 0),
@@ -149,8 +151,49 @@ struct LiveReport {
         String(format: "%.1f", Double(microseconds) / 1000)
     }
 
-    /// What a run whose scenario has faults says of them.
-    static let faultsNotice = "the scenario's faults are not injected live yet (its slow host is)"
+    /// Whether a request the server logged failed: cut short, closed or held unanswered, refused as a bad
+    /// request, or answered with an error status.
+    static func failed(_ record: LiveRequestRecord) -> Bool {
+        switch record.outcome {
+        case .truncated, .refused, .closedUnanswered, .heldUnanswered: true
+        case .completed, .cancelled: record.status >= 400
+        }
+    }
+
+    /// The catalog URL a logged request was for (its draws' key).
+    func catalogURL(of record: LiveRequestRecord) -> String {
+        catalogURLs[record.url] ?? record.url
+    }
+
+    /// The fault the server drew for a logged request (the simulator's draw for its URL and attempt).
+    func drawnFault(_ record: LiveRequestRecord) -> Fault? {
+        faults.fault(
+            url: catalogURL(of: record), attempt: record.attempt, seed: seed, using: SeededGenerator.self)
+    }
+
+    /// Whether the scenario injects any fault into requests (a slow host alone does not).
+    var injectsFaults: Bool {
+        var slowHostOnly = FaultSettings()
+        slowHostOnly.slowHost = faults.slowHost
+        return faults != slowHostOnly
+    }
+
+    /// How many logged requests drew each fault, in the draw's order.
+    var faultsDrawn: [(fault: Fault, count: Int)] {
+        let drawn = serverLog.compactMap(drawnFault)
+        return Fault.allCases.map { fault in (fault, drawn.filter { $0 == fault }.count) }
+    }
+
+    /// A fault's name in the report, as the scenario's `faults` line spells it.
+    static func name(_ fault: Fault) -> String {
+        switch fault {
+        case .timeout: "timeout"
+        case .refused: "refused"
+        case .serverError: "server-error"
+        case .truncated: "truncated"
+        case .corrupt: "corrupt"
+        }
+    }
 
     /// The text report: the simulator's layout, with the server's own count beside the app's.
     var text: String {
@@ -163,7 +206,16 @@ struct LiveReport {
         var lines = [
             "step       \(step)", "scenario   \(scenario)", "seed       \(seed)",
             "live       \(String(format: "%.1f", Double(wallMicroseconds) / 1e6)) s of wall-clock time, \(frames) frames",
-            "server     \(serverLog.count) requests logged", "",
+            "server     \(serverLog.count) requests logged",
+        ]
+        if injectsFaults {
+            let drawn = faultsDrawn
+            lines.append(
+                "faults     \(drawn.reduce(0) { $0 + $1.count }) of them drew a fault, injected: "
+                    + drawn.map { "\($0.count) \(Self.name($0.fault))" }.joined(separator: ", "))
+        }
+        lines += [
+            "",
             pad("metric", 32) + leftPad("value", 12),
         ]
         for (key, value) in metrics {
@@ -176,9 +228,6 @@ struct LiveReport {
             lines.append(
                 "  " + leftPad(String(row.row), 4) + "  " + pad(row.shows, 11) + "  " + hash + "  "
                     + row.title)
-        }
-        if faultsIgnored {
-            lines += ["", "note: " + Self.faultsNotice]
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -63,6 +63,8 @@ final class LiveRun {
     let makeApp: (RunOptions) -> TableViewController
     let server: LiveServer
     let timeline: GestureTimeline
+    /// The catalog's URLs by the plain `http` address the server sees.
+    let catalogURLs: [String: String]
     /// The run's wall clock, started when the app is first launched.
     private var clock = RunClock()
     /// The vsync period in microseconds.
@@ -95,11 +97,17 @@ final class LiveRun {
             viewport: screen.height)
         period = 1_000_000 / Double(scenario.screen.refreshRate)
         let catalogURLs = Self.catalogURLs(movies)
+        self.catalogURLs = catalogURLs
+        let faults = scenario.faults
+        let seed = seed
         server = try LiveServer(
             shape: Self.shape(scenario, seed: seed, catalogURLs: catalogURLs),
-            content: { host, path, _ in
-                Self.answer(catalogURLs["http://\(host)\(path)"] ?? "http://\(host)\(path)")
+            content: { host, path, attempt in
+                let url = catalogURLs["http://\(host)\(path)"] ?? "http://\(host)\(path)"
+                let fault = faults.fault(url: url, attempt: attempt, seed: seed, using: SeededGenerator.self)
+                return Self.answer(url, fault: fault, seed: seed)
             })
+        LiveSession.use(timeout: Double(scenario.network.timeoutMicroseconds) / 1e6)
         setenv("http_proxy", "http://127.0.0.1:\(server.port)", 1)
         unsetenv("no_proxy")
         unsetenv("NO_PROXY")
@@ -116,7 +124,10 @@ final class LiveRun {
     }
 
     /// The scenario's network line as the server applies it: each request's latency is the round trip
-    /// plus the jitter the simulator draws for the same URL and attempt (times the slow host's factor).
+    /// plus the jitter the simulator draws for the same URL and attempt (times the slow host's factor), and
+    /// a request left unanswered is closed by the server `heldGrace` after the scenario's timeout (the
+    /// app's URLSession, timed from the moment it sent the request, gives up first; `Data(contentsOf:)`,
+    /// which cannot be given a timeout, sees the server close).
     private static func shape(_ scenario: Scenario, seed: UInt64, catalogURLs: [String: String]) -> LinkShape
     {
         let network = scenario.network
@@ -133,18 +144,38 @@ final class LiveRun {
                 return .microseconds(latency)
             },
             bytesPerSecond: Int(network.bandwidthBytesPerSecond),
-            connectionsPerHost: network.connectionsPerHost)
+            connectionsPerHost: network.connectionsPerHost,
+            timeout: .microseconds(network.timeoutMicroseconds) + heldGrace)
     }
 
+    /// How much longer than the scenario's timeout the server holds a request it leaves unanswered.
+    static let heldGrace = Duration.milliseconds(500)
+
     /// What the server answers for a catalog URL: the generated poster stamped with its URL, the bytes
-    /// the simulator's server sends, or 404 for a removed poster.
-    private static func answer(_ url: String) -> LiveResponse {
-        if url.contains("/removed/") {
-            return LiveResponse(
+    /// the simulator's server sends, or 404 for a removed poster; with the request's fault, the
+    /// simulator's answer to it: a 500 with its page, the body cut at the same 3/5, the same flipped
+    /// bytes (before the stamp, as there), no answer at all.
+    private static func answer(_ url: String, fault: Fault?, seed: UInt64) -> LiveResponse {
+        let removed = url.contains("/removed/")
+        var response =
+            removed
+            ? LiveResponse(
                 status: 404, body: Array("404 Not Found: the poster was removed.\n".utf8),
                 contentType: "text/plain")
+            : LiveResponse(status: 200, body: PosterMemo.shared.png(for: url))
+        switch fault {
+        case .timeout: response.unanswered = .held
+        case .refused: response.unanswered = .closed
+        case .serverError:
+            response = LiveResponse(status: 500, body: Fault.serverErrorBody, contentType: "text/html")
+        case .truncated: response.truncatedAfter = Fault.truncatedLength(of: response.body.count)
+        case .corrupt:
+            response.body = FaultSettings.corrupted(
+                response.body, url: url, seed: seed, using: SeededGenerator.self)
+        case nil: break
         }
-        return LiveResponse(status: 200, body: PosterStamp.stamp(PosterMemo.shared.png(for: url), url: url))
+        if response.status == 200 { response.body = PosterStamp.stamp(response.body, url: url) }
+        return response
     }
 
     /// Makes every poster the run may ask for, on the dispatch pool, and keeps `poolWidth` of the pool's
@@ -223,14 +254,7 @@ final class LiveRun {
             tallies: Dictionary(
                 uniqueKeysWithValues: LiveTally.Figure.allCases.map { ($0, LiveTally.value($0)) }),
             peakImageMemory: LiveTally.peakImageMemory,
-            faultsIgnored: !scenario.faults.isEmpty && scenario.faults != Self.slowHostOnly(scenario))
-    }
-
-    /// The scenario's faults if it had only its slow host (which the server applies).
-    private static func slowHostOnly(_ scenario: Scenario) -> FaultSettings {
-        var faults = FaultSettings()
-        faults.slowHost = scenario.faults.slowHost
-        return faults
+            faults: scenario.faults, catalogURLs: catalogURLs)
     }
 
     /// The first vsync at or after `time`.
@@ -316,6 +340,12 @@ final class LiveRun {
                 title: cell.textLabel.text ?? "")
         }
     }
+}
+
+/// The workbook's seeded generator and URL hash, for the fault draws of `Scenarios` (as the simulator's
+/// network names them).
+extension SeededGenerator: FaultRandomness {
+    package static func key(_ url: String) -> UInt64 { FNV1a64.hash(url) }
 }
 
 /// The posters handed out to the warming threads, and how many of them are waiting together.

@@ -1,12 +1,14 @@
 import Files
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
 /// The network, for real: `data(contentsOf:)` is Foundation's `Data(contentsOf:)`, and the cancellable
-/// download a `URLSession` data task that stops when its operation is cancelled. Every request goes out as
+/// download a `URLSession` data task (`LiveSession.shared`, with the scenario's timeout) that stops when
+/// its operation is cancelled. Every request goes out as
 /// plain `http` (`LiveAddress`), so the process's `http_proxy` sends it to the loopback server, and is
 /// counted as started.
 public final class Network: Sendable {
@@ -24,7 +26,7 @@ public final class Network: Sendable {
     public func data(from url: URL, cancellingWith operation: Operation) throws(NetworkError) -> Data {
         guard let address = LiveAddress.request(for: url) else { throw .invalidURL }
         let answer = Answer()
-        let task = URLSession.shared.dataTask(with: address) { data, response, error in
+        let task = LiveSession.shared.dataTask(with: address) { data, response, error in
             answer.set(data: data, response: response, error: error)
         }
         task.resume()
@@ -50,14 +52,7 @@ public final class Network: Sendable {
         }
 
         func result() throws(NetworkError) -> Data {
-            if let error = error as? URLError {
-                switch error.code {
-                case .cancelled: throw .cancelled
-                case .timedOut: throw .timedOut
-                case .cannotConnectToHost: throw .connectionRefused
-                default: throw .connectionLost
-                }
-            }
+            if let error = error as? URLError { throw NetworkError(error) }
             guard error == nil, let data else { throw .connectionLost }
             if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {
                 throw .status(status)
@@ -65,6 +60,40 @@ public final class Network: Sendable {
             return data
         }
     }
+}
+
+extension NetworkError {
+    /// The failure the simulator gives for what a URLSession task reported live: its timeout, a cancel,
+    /// a connection refused, which on loopback is a connection the server accepted and closed before any
+    /// status line (`.badServerResponse`: nothing else the live server does gives it); any other failure,
+    /// such as a body cut short (`.unknown` on Linux), is a connection lost.
+    init(_ error: URLError) {
+        switch error.code {
+        case .cancelled: self = .cancelled
+        case .timedOut: self = .timedOut
+        case .cannotConnectToHost, .badServerResponse: self = .connectionRefused
+        default: self = .connectionLost
+        }
+    }
+}
+
+/// The app's URL session: the default configuration with the scenario's `timeout=` as its request
+/// timeout (URLSession's own default is 60 s). `Data(contentsOf:)` cannot be given one: for it the server
+/// closes a request it leaves unanswered, just after the scenario's timeout.
+enum LiveSession {
+    private static let timeout = Mutex(60.0)
+
+    /// Sets the request timeout, in seconds, before anything uses `shared`.
+    static func use(timeout seconds: Double) {
+        timeout.withLock { $0 = seconds }
+    }
+
+    /// The session, made on first use with the timeout set then.
+    static let shared: URLSession = {
+        let configuration = URLSessionConfiguration.default
+        configuration.timeoutIntervalForRequest = timeout.withLock { $0 }
+        return URLSession(configuration: configuration)
+    }()
 }
 
 /// The app's disk, for real: files in a folder of the temporary directory.

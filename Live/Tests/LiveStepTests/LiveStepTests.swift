@@ -91,7 +91,7 @@ struct LiveStepRun {
     }
 
     let text: String
-    private let report: [String: Any]
+    let report: [String: Any]
 
     /// Runs `step` on a scenario written to a temporary file and reads its report.
     init(step: String, scenario: String) throws {
@@ -152,8 +152,8 @@ struct LiveStepRun {
         }
     }
 
-    /// The rows on screen at the end, top to bottom, and what each shows.
-    var finalScreen: [(row: Int, shows: String)] {
+    /// The rows on screen at the end, top to bottom, what each shows and its poster's URL (nil for none).
+    var finalScreen: [(row: Int, shows: String, url: String?)] {
         get throws {
             guard let rows = report["final_screen"] as? [[String: Any]] else {
                 throw Failure(description: "no final screen in the report:\n\(text)")
@@ -163,7 +163,7 @@ struct LiveStepRun {
                 else {
                     throw Failure(description: "a final-screen row without its row and shows:\n\(text)")
                 }
-                return (number, shows)
+                return (number, shows, row["url"] as? String)
             }
         }
     }
