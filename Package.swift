@@ -17,7 +17,7 @@ let layers: [(name: String, uses: [String], resources: [String])] = [
     ("Catalog", ["Files"], ["Resources/movies.plist"]),
     ("Runtime", [], []),
     ("Concurrency", ["Runtime"], []),
-    ("Scenarios", ["Files"], ["Resources/Scenarios"]),
+    ("Scenarios", ["Imaging", "Files"], ["Resources/Scenarios"]),
     ("Posters", ["Imaging", "Files"], []),
     ("UI", ["Imaging", "Runtime", "Scenarios", "Posters"], []),
     ("Report", ["Imaging", "Runtime"], []),

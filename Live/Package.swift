@@ -32,7 +32,8 @@ let package = Package(
         .target(name: "Imaging"),
         .target(name: "Files"),
         .target(name: "Catalog", dependencies: ["Files"], resources: [.copy("Resources/movies.plist")]),
-        .target(name: "Scenarios", dependencies: ["Files"], resources: [.copy("Resources/Scenarios")]),
+        .target(
+            name: "Scenarios", dependencies: ["Imaging", "Files"], resources: [.copy("Resources/Scenarios")]),
         .target(name: "Posters", dependencies: ["Imaging", "Files"]),
         .target(
             name: "Shared",

@@ -1,4 +1,6 @@
-/// A fault the server injects into one request, as `FaultSettings.fault(url:attempt:seed:using:)` draws
+import Imaging
+
+/// A fault the server injects into one request, as `FaultSettings.fault(url:attempt:seed:)` draws
 /// it. The simulator's network and the live server both apply it, from the same draw.
 package enum Fault: Sendable, Equatable, CaseIterable {
     /// No answer: the client gives up after its timeout.
@@ -9,7 +11,7 @@ package enum Fault: Sendable, Equatable, CaseIterable {
     case serverError
     /// The body is cut at `Fault.truncatedLength(of:)` and the connection lost.
     case truncated
-    /// The body arrives whole with a few bytes flipped (`FaultSettings.corrupted(_:url:seed:using:)`), so
+    /// The body arrives whole with a few bytes flipped (`FaultSettings.corrupted(_:url:seed:)`), so
     /// its CRCs fail.
     case corrupt
 
@@ -22,27 +24,15 @@ package enum Fault: Sendable, Equatable, CaseIterable {
     }
 }
 
-/// The seeded numbers the fault draws take: the workbook's `SeededGenerator` and its FNV-1a URL hash,
-/// which live in `Imaging`, a layer this one does not import. Both packages name them in one line
-/// (`extension SeededGenerator: FaultRandomness`), and the draws themselves are written once, here.
-package protocol FaultRandomness: RandomNumberGenerator {
-    /// The generator for one concern of a run, `stream` naming the concern.
-    init(seed: UInt64, stream: String)
-    /// The 64-bit hash of a URL that keys its draws.
-    static func key(_ url: String) -> UInt64
-}
-
 extension FaultSettings {
     /// The fault for a URL's attempt (0 for its first request): a pure function of the seed, the URL and
     /// the attempt, not of the order requests start, so a step that starts the same requests in another
     /// order, or a live run, meets the same faults. One draw in 0..<1000 falls into the shares in the
     /// order timeout, refused, server error, truncated, corrupt; past them, no fault.
-    package func fault<Randomness: FaultRandomness>(
-        url: String, attempt: Int, seed: UInt64, using _: Randomness.Type
-    ) -> Fault? {
+    package func fault(url: String, attempt: Int, seed: UInt64) -> Fault? {
         guard !isEmpty else { return nil }
-        var generator = Randomness(seed: seed ^ Randomness.key(url) &+ UInt64(attempt), stream: "faults")
-        var draw = Int(generator.next() % 1000)
+        var generator = SeededGenerator(seed: seed ^ FNV1a64.hash(url) &+ UInt64(attempt), stream: "faults")
+        var draw = Int(generator.below(1000))
         let shares: [(Fault, Int)] = [
             (.timeout, timeoutPerMille), (.refused, refusedPerMille), (.serverError, serverErrorPerMille),
             (.truncated, truncatedPerMille), (.corrupt, corruptPerMille),
@@ -57,14 +47,12 @@ extension FaultSettings {
     /// A corrupt answer's body: eight bytes past the first 64 flipped (xor 0xa5) at places drawn from the
     /// seed and the URL (the same for every attempt), or, for a body of 64 bytes or fewer, every byte
     /// flipped (xor 0x5a).
-    package static func corrupted<Randomness: FaultRandomness>(
-        _ body: [UInt8], url: String, seed: UInt64, using _: Randomness.Type
-    ) -> [UInt8] {
+    package static func corrupted(_ body: [UInt8], url: String, seed: UInt64) -> [UInt8] {
         guard body.count > 64 else { return body.map { $0 ^ 0x5a } }
         var copy = body
-        var generator = Randomness(seed: seed ^ Randomness.key(url), stream: "corrupt")
+        var generator = SeededGenerator(seed: seed ^ FNV1a64.hash(url), stream: "corrupt")
         for _ in 0..<8 {
-            let index = 64 + Int(generator.next() % UInt64(body.count - 64))
+            let index = 64 + Int(generator.below(Int64(body.count - 64)))
             copy[index] ^= 0xa5
         }
         return copy

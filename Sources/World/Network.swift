@@ -218,7 +218,7 @@ public final class Network {
             response = PosterServer.Response(
                 status: response.status,
                 body: FaultSettings.corrupted(
-                    response.body, url: transfer.urlString, seed: seed, using: SeededGenerator.self))
+                    response.body, url: transfer.urlString, seed: seed))
         default:
             break
         }
@@ -361,11 +361,6 @@ public final class Network {
     /// The fault for a URL's n-th attempt (`FaultSettings.fault(url:attempt:seed:using:)`, the live
     /// server's draw too).
     private func chooseFault(url: String, attempt: Int) -> Fault? {
-        faults.fault(url: url, attempt: attempt, seed: seed, using: SeededGenerator.self)
+        faults.fault(url: url, attempt: attempt, seed: seed)
     }
-}
-
-/// The workbook's seeded generator and URL hash, for the fault draws of `Scenarios`.
-extension SeededGenerator: FaultRandomness {
-    package static func key(_ url: String) -> UInt64 { FNV1a64.hash(url) }
 }

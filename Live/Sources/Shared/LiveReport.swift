@@ -1,5 +1,4 @@
 import Foundation
-import Imaging
 import LiveServer
 import Scenarios
 
@@ -168,7 +167,7 @@ struct LiveReport {
     /// The fault the server drew for a logged request (the simulator's draw for its URL and attempt).
     func drawnFault(_ record: LiveRequestRecord) -> Fault? {
         faults.fault(
-            url: catalogURL(of: record), attempt: record.attempt, seed: seed, using: SeededGenerator.self)
+            url: catalogURL(of: record), attempt: record.attempt, seed: seed)
     }
 
     /// Whether the scenario injects any fault into requests (a slow host alone does not).

@@ -104,7 +104,7 @@ final class LiveRun {
             shape: Self.shape(scenario, seed: seed, catalogURLs: catalogURLs),
             content: { host, path, attempt in
                 let url = catalogURLs["http://\(host)\(path)"] ?? "http://\(host)\(path)"
-                let fault = faults.fault(url: url, attempt: attempt, seed: seed, using: SeededGenerator.self)
+                let fault = faults.fault(url: url, attempt: attempt, seed: seed)
                 return Self.answer(url, fault: fault, seed: seed)
             })
         LiveSession.use(timeout: Double(scenario.network.timeoutMicroseconds) / 1e6)
@@ -171,7 +171,7 @@ final class LiveRun {
         case .truncated: response.truncatedAfter = Fault.truncatedLength(of: response.body.count)
         case .corrupt:
             response.body = FaultSettings.corrupted(
-                response.body, url: url, seed: seed, using: SeededGenerator.self)
+                response.body, url: url, seed: seed)
         case nil: break
         }
         if response.status == 200 { response.body = PosterStamp.stamp(response.body, url: url) }
@@ -340,12 +340,6 @@ final class LiveRun {
                 title: cell.textLabel.text ?? "")
         }
     }
-}
-
-/// The workbook's seeded generator and URL hash, for the fault draws of `Scenarios` (as the simulator's
-/// network names them).
-extension SeededGenerator: FaultRandomness {
-    package static func key(_ url: String) -> UInt64 { FNV1a64.hash(url) }
 }
 
 /// The posters handed out to the warming threads, and how many of them are waiting together.
