@@ -48,9 +48,12 @@ public struct LiveRequestRecord: Sendable, Equatable {
         /// The server closed the connection before any answer, as the response's fault asked (a refused
         /// connection).
         case closedUnanswered
-        /// No answer was sent: the client gave up first, or the shape's timeout passed and the server
-        /// closed the connection (a request that timed out, by its fault or a latency past the timeout).
+        /// A request held unanswered (it timed out, by its fault or a latency past the timeout) until the
+        /// shape's timeout passed and the server closed the connection.
         case heldUnanswered
+        /// A request held unanswered that the client gave up on first, closing the connection (its own
+        /// timeout, or a cancel).
+        case abandoned
     }
 
     /// The request's place in the order requests arrived, from 0.
@@ -184,8 +187,7 @@ public final class LiveServer: Sendable {
         let response = content(request.host, request.path, attempt)
         let latency = shape.latency(request.url, attempt)
         if response.unanswered == .held || latency > shape.timeout {
-            _ = waitOut(shape.timeout, on: connection)
-            record.outcome = .heldUnanswered
+            record.outcome = waitOut(shape.timeout, on: connection) ? .heldUnanswered : .abandoned
             return
         }
         if !waitOut(latency, on: connection) {

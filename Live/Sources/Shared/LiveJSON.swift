@@ -19,6 +19,7 @@ extension LiveReport {
         case .refused: "refused"
         case .closedUnanswered: "closed_unanswered"
         case .heldUnanswered: "held_unanswered"
+        case .abandoned: "abandoned"
         }
     }
 

@@ -154,7 +154,7 @@ struct LiveReport {
     /// request, or answered with an error status.
     static func failed(_ record: LiveRequestRecord) -> Bool {
         switch record.outcome {
-        case .truncated, .refused, .closedUnanswered, .heldUnanswered: true
+        case .truncated, .refused, .closedUnanswered, .heldUnanswered, .abandoned: true
         case .completed, .cancelled: record.status >= 400
         }
     }

@@ -88,7 +88,7 @@ import Testing
         #expect(server.log.isEmpty)
         client.close()
         let log = server.log(count: 1, within: .seconds(5))
-        #expect(log.map(\.outcome) == [.heldUnanswered])
+        #expect(log.map(\.outcome) == [.abandoned])
         #expect(log.first?.status == 0)
         #expect(try RawAnswer(Self.fetch(server))?.status == 200)
     }

@@ -30,18 +30,45 @@ struct LiveFaultTests {
         "Live, step 2's requests fail exactly where the draw puts a fault, and the run ends with every row final"
     )
     func stepTwoFailsWhereTheDrawSays() throws {
-        try checkFaults("Step2Background")
+        try checkFaults("Step2Background", givesUpFirst: false)
     }
 
     @Test(
         "Live, step 4's requests fail exactly where the draw puts a fault, and the run ends with every row final"
     )
     func stepFourFailsWhereTheDrawSays() throws {
-        try checkFaults("Step4CacheAndPrefetch")
+        try checkFaults("Step4CacheAndPrefetch", givesUpFirst: true)
+    }
+
+    /// Every request times out, and nothing scrolls, so no step cancels one.
+    static let everyRequestHeld = """
+        rows 10
+        seed 3
+        network rtt=50ms jitter=0ms bandwidth=3000KB/s connections=6 timeout=1s
+        faults timeout=100%
+        wait 2.5s
+        """
+
+    @Test(
+        "Live, URLSession gives up on a request that times out at the scenario's timeout, before the server closes it, and Data(contentsOf:) waits for the server"
+    )
+    func timedOutRequestsEndOnTheSideThatGivesUpFirst() throws {
+        for (step, outcome) in [
+            ("Step4CacheAndPrefetch", "abandoned"), ("Step5Concurrency", "abandoned"),
+            ("Step2Background", "held_unanswered"),
+        ] {
+            let run = try LiveStepRun(step: step, scenario: Self.everyRequestHeld)
+            let outcomes = try run.serverLog.map(\.outcome)
+            #expect(!outcomes.isEmpty, "\(step):\n\(run.text)")
+            #expect(outcomes.allSatisfy { $0 == outcome }, "\(step): \(outcomes)")
+        }
     }
 
     /// Plays the faulty scenario with `step` and checks each request the server logged against its draw.
-    private func checkFaults(_ step: String) throws {
+    /// A request that times out is held by the server for the scenario's timeout and half a second more:
+    /// a client with the scenario's timeout (URLSession, `givesUpFirst`) closes it first, while
+    /// `Data(contentsOf:)`, which has no timeout to set, waits for the server to close it.
+    private func checkFaults(_ step: String, givesUpFirst: Bool) throws {
         let run = try LiveStepRun(step: step, scenario: Self.scenario)
         let log = try run.serverLog
         #expect(try run.number("requests_started") == Double(log.count), "\(run.text)")
@@ -53,7 +80,7 @@ struct LiveFaultTests {
             seen.insert(drawn ?? "none")
             let answered: String
             switch (entry.outcome, entry.status) {
-            case ("held_unanswered", 0): answered = "timeout"
+            case (givesUpFirst ? "abandoned" : "held_unanswered", 0): answered = "timeout"
             case ("closed_unanswered", 0): answered = "refused"
             case ("completed", 500): answered = "server-error"
             case ("truncated", _): answered = "truncated"
