@@ -15,6 +15,17 @@ package enum Fault: Sendable, Equatable, CaseIterable {
     /// its CRCs fail.
     case corrupt
 
+    /// The fault's name as a scenario's `faults` line spells it.
+    package var name: String {
+        switch self {
+        case .timeout: "timeout"
+        case .refused: "refused"
+        case .serverError: "server-error"
+        case .truncated: "truncated"
+        case .corrupt: "corrupt"
+        }
+    }
+
     /// The body a server error sends.
     package static let serverErrorBody = Array("<html><body>500 Internal Server Error</body></html>".utf8)
 
@@ -25,12 +36,17 @@ package enum Fault: Sendable, Equatable, CaseIterable {
 }
 
 extension FaultSettings {
+    /// Whether any request can draw a fault (a slow host alone draws none).
+    package var drawsFaults: Bool {
+        timeoutPerMille + refusedPerMille + serverErrorPerMille + truncatedPerMille + corruptPerMille > 0
+    }
+
     /// The fault for a URL's attempt (0 for its first request): a pure function of the seed, the URL and
     /// the attempt, not of the order requests start, so a step that starts the same requests in another
     /// order, or a live run, meets the same faults. One draw in 0..<1000 falls into the shares in the
     /// order timeout, refused, server error, truncated, corrupt; past them, no fault.
     package func fault(url: String, attempt: Int, seed: UInt64) -> Fault? {
-        guard !isEmpty else { return nil }
+        guard drawsFaults else { return nil }
         var generator = SeededGenerator(seed: seed ^ FNV1a64.hash(url) &+ UInt64(attempt), stream: "faults")
         var draw = Int(generator.below(1000))
         let shares: [(Fault, Int)] = [

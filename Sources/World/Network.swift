@@ -179,7 +179,7 @@ public final class Network {
         transfer.phase = .latency
         let attempt = attemptsByURL[transfer.urlString, default: 0]
         attemptsByURL[transfer.urlString] = attempt + 1
-        let fault = chooseFault(url: transfer.urlString, attempt: attempt)
+        let fault = faults.fault(url: transfer.urlString, attempt: attempt, seed: seed)
         // Drawn for this URL and attempt, not in the order requests start: a step that starts the same
         // requests in another order meets the same latencies.
         var jitter = SeededGenerator(
@@ -217,8 +217,7 @@ public final class Network {
         case .corrupt:
             response = PosterServer.Response(
                 status: response.status,
-                body: FaultSettings.corrupted(
-                    response.body, url: transfer.urlString, seed: seed))
+                body: FaultSettings.corrupted(response.body, url: transfer.urlString, seed: seed))
         default:
             break
         }
@@ -354,13 +353,5 @@ public final class Network {
             for transfer in done { finish(transfer, failure: nil) }
             rescheduleLink()
         }
-    }
-
-    // MARK: Faults
-
-    /// The fault for a URL's n-th attempt (`FaultSettings.fault(url:attempt:seed:using:)`, the live
-    /// server's draw too).
-    private func chooseFault(url: String, attempt: Int) -> Fault? {
-        faults.fault(url: url, attempt: attempt, seed: seed)
     }
 }

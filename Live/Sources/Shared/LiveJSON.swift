@@ -34,8 +34,8 @@ extension LiveReport {
             ("visible_rows_final_at_end", judged.finalAtEnd ? "true" : "false"),
             (
                 "faults_drawn",
-                injectsFaults
-                    ? JSONText.object(faultsDrawn.map { (Self.name($0.fault), String($0.count)) }) : "null"
+                faults.drawsFaults
+                    ? JSONText.object(faultsDrawn.map { ($0.fault.name, String($0.count)) }) : "null"
             ),
         ])
         let log = serverLog.map { record in
@@ -44,7 +44,7 @@ extension LiveReport {
                 ("attempt", String(record.attempt)), ("status", String(record.status)),
                 ("body_bytes", String(record.bodyBytesSent)),
                 ("outcome", JSONText.string(Self.name(record.outcome))),
-                ("fault", drawnFault(record).map { JSONText.string(Self.name($0)) } ?? "null"),
+                ("fault", drawnFault(record).map { JSONText.string($0.name) } ?? "null"),
             ])
         }
         let movies = Phone.current.movies

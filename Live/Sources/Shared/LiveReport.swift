@@ -166,32 +166,13 @@ struct LiveReport {
 
     /// The fault the server drew for a logged request (the simulator's draw for its URL and attempt).
     func drawnFault(_ record: LiveRequestRecord) -> Fault? {
-        faults.fault(
-            url: catalogURL(of: record), attempt: record.attempt, seed: seed)
-    }
-
-    /// Whether the scenario injects any fault into requests (a slow host alone does not).
-    var injectsFaults: Bool {
-        var slowHostOnly = FaultSettings()
-        slowHostOnly.slowHost = faults.slowHost
-        return faults != slowHostOnly
+        faults.fault(url: catalogURL(of: record), attempt: record.attempt, seed: seed)
     }
 
     /// How many logged requests drew each fault, in the draw's order.
     var faultsDrawn: [(fault: Fault, count: Int)] {
         let drawn = serverLog.compactMap(drawnFault)
         return Fault.allCases.map { fault in (fault, drawn.filter { $0 == fault }.count) }
-    }
-
-    /// A fault's name in the report, as the scenario's `faults` line spells it.
-    static func name(_ fault: Fault) -> String {
-        switch fault {
-        case .timeout: "timeout"
-        case .refused: "refused"
-        case .serverError: "server-error"
-        case .truncated: "truncated"
-        case .corrupt: "corrupt"
-        }
     }
 
     /// The text report: the simulator's layout, with the server's own count beside the app's.
@@ -207,11 +188,11 @@ struct LiveReport {
             "live       \(String(format: "%.1f", Double(wallMicroseconds) / 1e6)) s of wall-clock time, \(frames) frames",
             "server     \(serverLog.count) requests logged",
         ]
-        if injectsFaults {
+        if faults.drawsFaults {
             let drawn = faultsDrawn
             lines.append(
                 "faults     \(drawn.reduce(0) { $0 + $1.count }) of them drew a fault, injected: "
-                    + drawn.map { "\($0.count) \(Self.name($0.fault))" }.joined(separator: ", "))
+                    + drawn.map { "\($0.count) \($0.fault.name)" }.joined(separator: ", "))
         }
         lines += [
             "",

@@ -170,8 +170,7 @@ final class LiveRun {
             response = LiveResponse(status: 500, body: Fault.serverErrorBody, contentType: "text/html")
         case .truncated: response.truncatedAfter = Fault.truncatedLength(of: response.body.count)
         case .corrupt:
-            response.body = FaultSettings.corrupted(
-                response.body, url: url, seed: seed)
+            response.body = FaultSettings.corrupted(response.body, url: url, seed: seed)
         case nil: break
         }
         if response.status == 200 { response.body = PosterStamp.stamp(response.body, url: url) }
