@@ -1,4 +1,4 @@
-/// Text's width on a terminal, in cells, as the screen text, the terminal table and the live table count it.
+/// Text's width on a terminal, in cells, as the screen text and the live table count it.
 enum DisplayWidth {
     /// How many terminal cells a text takes: two for each wide (East Asian) character, such as the
     /// catalog's Chinese titles, none for a combining mark, one for anything else.
