@@ -70,12 +70,12 @@ package enum ScreenText {
         return lines
     }
 
-    /// The row's thumbnail as terminal lines, `width` columns by `height` pixels (two a line): the poster,
-    /// or grey for a placeholder, red for a failure.
-    static func halfBlocks(
-        for row: ScreenRow, width: Int = thumbnailWidth, height: Int = thumbnailHeight,
-        palette: TerminalPalette = .trueColor
-    ) -> [String] {
+    /// The row's thumbnail as terminal lines in 24-bit colour, `thumbnailWidth` columns by
+    /// `thumbnailHeight` pixels (two a line): the poster, or grey for a placeholder, red for a failure.
+    static func halfBlocks(for row: ScreenRow) -> [String] {
+        let width = thumbnailWidth
+        let height = thumbnailHeight
+        let palette = TerminalPalette.trueColor
         let picture: Bitmap
         if let poster = row.bitmap, row.shows == "image" {
             picture = Thumbnail.scaled(poster, width: width, height: height)

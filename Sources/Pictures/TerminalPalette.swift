@@ -32,9 +32,4 @@ package enum TerminalPalette: Sendable, Equatable {
         let channel = Int(value)
         return levels.indices.min { abs(levels[$0] - channel) < abs(levels[$1] - channel) } ?? 0
     }
-
-    /// A cube level's channel value.
-    package static func cubeValue(_ level: Int) -> UInt8 {
-        [0, 95, 135, 175, 215, 255][level]
-    }
 }
