@@ -1,6 +1,6 @@
 // `Shared` is the one module a step imports: it re-exports the layers (see `layers` in Package.swift) and
-// the Foundation types step code needs. Importing all of Foundation there would make `Operation` and
-// `OperationQueue` ambiguous with the simulated ones.
+// the Foundation and Synchronization types step code needs. Importing all of Foundation there would make
+// `Operation` and `OperationQueue` ambiguous with the simulated ones.
 @_exported import CLI
 @_exported import Catalog
 @_exported import Concurrency
@@ -16,3 +16,4 @@
 
 @_exported import struct Foundation.Data
 @_exported import struct Foundation.URL
+@_exported import struct Synchronization.Mutex

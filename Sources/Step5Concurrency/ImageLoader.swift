@@ -1,5 +1,4 @@
 import Shared
-import Synchronization
 
 /// Loads posters: one `async throws` function does what step 4's `ImageDownloader` and
 /// `ImageFiltration` operations did, and this actor keeps the loads in progress, one per URL, shared by
