@@ -5,7 +5,8 @@ import PackageDescription
 /// workbook never build them. `LiveServer` is the HTTP/1.1 server on loopback that the live steps download
 /// their posters from: it applies a scenario's latency, shared bandwidth, connection limit and faults in
 /// the server, since this kernel has no traffic shaping. `LiveTerminal` draws the table off the main thread;
-/// `LiveTerminalFixture` draws a known frame of it, which its tests read back from tmux.
+/// `LiveTerminalFixture` draws a known frame of it, which its tests read back from tmux. `LiveLock` is the
+/// `Mutex` they all share, one ThreadSanitizer can see.
 ///
 /// The step targets are the workbook's own step folders (`Sources/Step1Naive` and the rest are relative
 /// symlinks to `../../Sources/…`), built against a `Shared` that re-exports Foundation's own `Operation`,
@@ -38,11 +39,13 @@ let package = Package(
         .target(
             name: "Shared",
             dependencies: [
-                "Imaging", "Files", "Catalog", "Scenarios", "Posters", "LiveServer", "LiveTerminal",
+                "Imaging", "Files", "Catalog", "Scenarios", "Posters", "LiveLock", "LiveServer",
+                "LiveTerminal",
             ]),
-        .target(name: "LiveServer"),
+        .target(name: "LiveLock"),
+        .target(name: "LiveServer", dependencies: ["LiveLock"]),
         .testTarget(name: "LiveServerTests", dependencies: ["LiveServer"]),
-        .target(name: "LiveTerminal", dependencies: ["Imaging"]),
+        .target(name: "LiveTerminal", dependencies: ["Imaging", "LiveLock"]),
         .executableTarget(name: "LiveTerminalFixture", dependencies: ["LiveTerminal", "Imaging"]),
         .testTarget(name: "LiveTerminalTests", dependencies: ["LiveTerminal", "Imaging"]),
         .testTarget(name: "LiveStepTests"),

@@ -1,4 +1,5 @@
 import Foundation
+import LiveLock
 
 /// What the server answers for one request, before shaping.
 public struct LiveResponse: Sendable {
@@ -89,7 +90,7 @@ public final class LiveServer: Sendable {
     private let link: SharedLink
     private let slots: HostSlots
     private let content: @Sendable (_ host: String, _ path: String, _ attempt: Int) -> LiveResponse
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     private struct State {
         var nextSequence = 0

@@ -1,4 +1,5 @@
 import Foundation
+import LiveLock
 
 /// The one link every flowing body shares: a body asks for the time at which its next chunk may leave,
 /// and the link hands out back-to-back slots, each as long as the chunk takes at the link's rate. Bodies
@@ -8,11 +9,11 @@ final class SharedLink: Sendable {
     private let bytesPerSecond: Int
     private let clock = ContinuousClock()
     /// When the link is next free.
-    private let nextFree: Locked<ContinuousClock.Instant>
+    private let nextFree: Mutex<ContinuousClock.Instant>
 
     init(bytesPerSecond: Int) {
         self.bytesPerSecond = bytesPerSecond
-        nextFree = Locked(clock.now)
+        nextFree = Mutex(clock.now)
     }
 
     /// Reserves the link for `bytes` and returns when they may be sent: the end of their slot.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LiveLock
 
 /// The thread that draws a live run's table, so that the main thread never waits on the terminal.
 ///

@@ -1,5 +1,5 @@
 import Imaging
-import Synchronization
+import LiveLock
 
 /// Draws a `TableFrame` as a terminal's bytes: each row's picture in half-block cells (`▀`, the upper pixel
 /// in front, the lower one behind) with its title, what the cell shows and its spinner beside it, placed

@@ -15,3 +15,4 @@
 @_exported import class Foundation.OperationQueue
 @_exported import class Foundation.Thread
 @_exported import struct Foundation.URL
+@_exported import struct LiveLock.Mutex

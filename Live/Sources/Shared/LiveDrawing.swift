@@ -1,6 +1,6 @@
 import Foundation
+import LiveLock
 import LiveTerminal
-import Synchronization
 
 /// The live table in the terminal, when standard output is one: the rows on screen with their posters,
 /// placeholders, failure pictures and spinners, and a status line of live figures, drawn by a

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
+import LiveLock
 import Posters
 import Scenarios
-import Synchronization
 
 /// Judges what the live table shows, frame by frame, as the simulator's screen audit does at each commit:
 /// wrong pictures by their pixels, the time visible rows spend on the placeholder, and the stops (from

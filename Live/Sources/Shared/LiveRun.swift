@@ -2,10 +2,12 @@ import Catalog
 import Dispatch
 import Foundation
 import Imaging
+import LiveLock
 import LiveServer
 import Posters
 import Scenarios
-import Synchronization
+
+import struct Synchronization.Atomic
 
 /// Where a live request goes: the catalog's URL as plain `http` (the loopback server speaks no TLS), so
 /// that the process's `http_proxy` sends it to the server with its host kept.

@@ -1,4 +1,4 @@
-import Synchronization
+import LiveLock
 
 /// What the app's picture work, caches and disk did, counted from whatever thread does it: the
 /// simulator's `decodes`, `filters`, `memory_cache_hits`, `disk_cache_hits`, `disk_writes` and

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LiveLock
 
 /// The live run's clock: microseconds of wall-clock time since the run began (continuous, so a clock
 /// change does not move it).

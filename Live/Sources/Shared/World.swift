@@ -1,6 +1,6 @@
 import Files
 import Foundation
-import Synchronization
+import LiveLock
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

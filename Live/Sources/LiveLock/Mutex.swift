@@ -4,7 +4,8 @@ import Foundation
 /// `Mutex` is handed from one thread to the next inside the kernel (a priority-inheriting futex, taken and
 /// released in the uninstrumented Synchronization library), so ThreadSanitizer sees nothing ordering the
 /// two threads and reports a race on the value the lock guards; `NSLock` is a pthread mutex, which it
-/// intercepts. The live `Shared` and the steps that take `Mutex` from it use this one.
+/// intercepts. Every live module takes `Mutex` from here: the server, the render thread, the live `Shared`
+/// and the steps, which get it through `Shared`.
 public struct Mutex<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
     private let lock = NSLock()
     private let storage: Storage
