@@ -63,7 +63,8 @@ let package = Package(
                 exclude: ["Fixtures/check_encoder.py"], resources: [.copy("Fixtures")]),
             .testTarget(
                 name: "StepTests",
-                dependencies: ["Shared", "Course", "TestSupport"] + layers.map { .target(name: $0.name) }
+                dependencies: ["Shared", "Compare", "Course", "TestSupport"]
+                    + layers.map { .target(name: $0.name) }
                     + steps.map { .target(name: $0) }
             ),
         ],
