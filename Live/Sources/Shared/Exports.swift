@@ -3,8 +3,8 @@
 // the layers that do not depend on the simulated runtime are the workbook's own folders, built here
 // again, and so are the files of the other layers that stand alone (the symlinks in this folder:
 // `IndexPath`, `NetworkError`, the clock's `Instant`); the rest (UIKit, network, disk, clock, executor,
-// report, command line, and `Mutex`, which the simulator's `Shared` takes from Synchronization) are the
-// thin twins in this folder.
+// report, command line) are the thin twins in this folder. `Mutex` is `LiveLock`'s, over a lock
+// ThreadSanitizer sees, where the simulator's `Shared` gives Synchronization's.
 @_exported import Catalog
 @_exported import Files
 @_exported import Imaging
