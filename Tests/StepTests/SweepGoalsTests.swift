@@ -27,6 +27,14 @@ import Testing
         step == "Step4" ? 4 : 1
     }
 
+    /// `capstoneAtThePlan`, but the capstone's `key` is `value` on the first `count` cases.
+    static func capstone(_ value: Double, on key: String, inFirst count: Int) -> Sweep.Distances {
+        distances { step, measure, sweepCase in
+            measure == key && step == "Step5" && sweepCase < count
+                ? value : capstoneAtThePlan(step: step, key: measure, sweepCase: sweepCase)
+        }
+    }
+
     static func judge(_ distances: Sweep.Distances) -> SweepGoals {
         SweepGoals(distances: distances, capstone: "Step5", before: "Step4", cases: cases)
     }
@@ -41,11 +49,7 @@ import Testing
     @Test("Worse than the step before on more than a tenth of the cases misses that goal and names each case")
     func worseOnTooManyCases() {
         for worseCases in [5, 6] {
-            let goals = Self.judge(
-                Self.distances { step, key, sweepCase in
-                    key == "bytes_wasted" && step == "Step5" && sweepCase < worseCases
-                        ? 5 : Self.capstoneAtThePlan(step: step, key: key, sweepCase: sweepCase)
-                })
+            let goals = Self.judge(Self.capstone(5, on: "bytes_wasted", inFirst: worseCases))
             let missed = goals.unmet.contains("worse than the step before on waste KB")
             #expect(missed == (worseCases > Self.cases / 10), "\(worseCases) cases worse")
             let named = goals.report().split(separator: "\n").filter { $0.hasPrefix("    sweep-") }
@@ -57,11 +61,7 @@ import Testing
     @Test("Figures that print alike at one decimal are not worse")
     func printedAlikeIsNotWorse() {
         for (mine, worse) in [(4.04, false), (4.1, true)] {
-            let goals = Self.judge(
-                Self.distances { step, key, sweepCase in
-                    key == "time_to_visible_ms_max" && step == "Step5" && sweepCase < 6
-                        ? mine : Self.capstoneAtThePlan(step: step, key: key, sweepCase: sweepCase)
-                })
+            let goals = Self.judge(Self.capstone(mine, on: "time_to_visible_ms_max", inFirst: 6))
             #expect(goals.unmet.contains("worse than the step before on slowest stop ms") == worse, "\(mine)")
         }
     }
@@ -93,11 +93,7 @@ import Testing
     func knownCause() throws {
         let goal = "worse than the step before on grey row-s"
         let cause = try #require(SweepGoals.known[goal])
-        let goals = Self.judge(
-            Self.distances { step, key, sweepCase in
-                key == "placeholder_row_seconds" && step == "Step5" && sweepCase < 9
-                    ? 5 : Self.capstoneAtThePlan(step: step, key: key, sweepCase: sweepCase)
-            })
+        let goals = Self.judge(Self.capstone(5, on: "placeholder_row_seconds", inFirst: 9))
         #expect(goals.unmet.isEmpty)
         #expect(goals.report().contains("NOT MET  \(goal): 9 of 50 cases, at most 5"))
         #expect(goals.report().contains("known cause: \(cause)"))
