@@ -78,7 +78,7 @@ struct WalkthroughTests {
         // How to read a report explains exactly the metrics a report has.
         do {
             let text = try String(contentsOfFile: WalkthroughBlocks.documentPath, encoding: .utf8)
-            let documented = Self.firstColumnNames(under: "### How to read a report", in: text)
+            let documented = Self.firstColumnNames(under: "## How to read a report", in: text)
             let result = try SharedRuns.shared.result(.naive, "course")
             #expect(documented.sorted() == result.metrics.entries.map(\.key).sorted())
         }
