@@ -20,7 +20,7 @@ let layers: [(name: String, uses: [String], resources: [String])] = [
     ("Scenarios", ["Imaging", "Files"], ["Resources/Scenarios"]),
     ("Posters", ["Imaging", "Files"], []),
     ("UI", ["Imaging", "Runtime", "Scenarios", "Posters"], []),
-    ("Report", ["Imaging", "Runtime"], []),
+    ("Report", ["Imaging", "Files", "Runtime"], []),
     (
         "World",
         ["Imaging", "Files", "Catalog", "Runtime", "Scenarios", "Posters", "UI", "Report", "Concurrency"],

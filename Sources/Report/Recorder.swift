@@ -1,3 +1,4 @@
+import Files
 import Runtime
 
 /// Collects a run's metrics and trace as the world reports what happens.
@@ -168,11 +169,15 @@ package final class Recorder {
     /// The app stopped using its disk cache.
     package func diskCacheOff(reason: String) {
         guard isLive else { return }
-        let notice =
-            "warning: the app turned its disk cache off (\(reason)"
-            + (lastDiskWriteFailure.map { ": \($0)" } ?? "") + "); later launches will download again"
+        let notice = RunNotice.diskCacheOff(reason: reason, failure: lastDiskWriteFailure)
         if !notices.contains(notice) { notices.append(notice) }
         event(.diskCacheOff(reason: reason))
+    }
+
+    /// The run reached its time limit at `micros` with the app still working.
+    package func cut(at micros: Int64, settleMicroseconds: Int64) {
+        notices.append(
+            RunNotice.cut(atSeconds: Double(micros) / 1e6, settleSeconds: Double(settleMicroseconds) / 1e6))
     }
 
     /// A disk read began (nil bytes: the file was missing).

@@ -53,6 +53,10 @@ package struct GestureTimeline {
         case relaunch
     }
 
+    /// How long after the scenario's end a run may go on finishing its work, simulated or live: then it is
+    /// cut, and says so.
+    package static let settleAllowance: Int64 = 600_000_000
+
     /// The gestures, in time order.
     package private(set) var gestures: [Gesture] = []
     /// The system events with their times, in order.

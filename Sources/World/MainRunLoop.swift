@@ -10,6 +10,12 @@ final class MainRunLoop {
     /// The app's controller of the running launch (nil before it is made and after the app is killed).
     private(set) var app: TableViewController?
     private var thread: SimulatedThread?
+    /// The running launch's stretch of main-thread work under way: when it began and what it is (nil while
+    /// the main thread waits).
+    private var working: (start: Int64, kind: String)?
+    /// Set once the run is cut: a stretch under way was counted then, and is not counted again when the
+    /// killed thread comes back.
+    private var cut = false
 
     private unowned let scheduler: Scheduler
     private let recorder: Recorder
@@ -47,9 +53,25 @@ final class MainRunLoop {
 
     /// Forgets the killed launch: its waiting blocks, its thread and its controller.
     func appKilled() {
+        working = nil
         blocks.removeAll()
         thread = nil
         app = nil
+    }
+
+    /// Counts the stretch of work under way as if it ended now: the run is cut in the middle of it (a main
+    /// thread still blocked in a download at the time limit stalled until then).
+    func countWorkUnderWay() {
+        cut = true
+        guard let working else { return }
+        self.working = nil
+        recorder.mainThreadBusy(scheduler.now - working.start, kind: working.kind)
+    }
+
+    /// Notes the start (`kind`) or the end (nil) of a stretch of the running launch's main-thread work.
+    private func noteWork(_ kind: String?) {
+        guard SimulatedThread.current === thread else { return }
+        working = kind.map { (scheduler.now, $0) }
     }
 
     /// Wakes the main thread if it is parked.
@@ -77,10 +99,12 @@ final class MainRunLoop {
 
     private func run(on thread: SimulatedThread) {
         let launchStart = scheduler.now
+        noteWork("launch")
         let controller = makeApp()
         app = controller
         controller.viewDidLoad()
-        recorder.mainThreadBusy(scheduler.now - launchStart, kind: "launch")
+        noteWork(nil)
+        if !cut { recorder.mainThreadBusy(scheduler.now - launchStart, kind: "launch") }
         while !thread.isInterrupted {
             if !blocks.isEmpty {
                 blocks.noteBusy(at: scheduler.now)
@@ -110,9 +134,11 @@ final class MainRunLoop {
     private func runBlock() {
         let (operation, origin) = blocks.takeNext()
         let start = scheduler.now
+        noteWork("block")
         SimulatedThread.current?.sleep(for: costs.mainQueueBlock)
         blocks.run(operation, origin: origin)
         guard SimulatedThread.current?.isKilled != true else { return }
+        noteWork(nil)
         // What the block changed is on screen at the next vsync.
         commit(presentedAt: frames.presentation(afterWorkEndingAt: scheduler.now))
         recorder.mainThreadBusy(scheduler.now - start, kind: "block")
@@ -123,12 +149,14 @@ final class MainRunLoop {
     private func runFrame() {
         guard let table = app?.tableView, let controller = app else { return }
         let start = scheduler.now
+        noteWork("frame")
         SimulatedThread.current?.sleep(for: costs.frameBase)
         scrolling.deliverTouches(table: table, controller: controller) { [self] in
             blocks.wasIdle(at: $0, now: scheduler.now)
         }
         table.layoutIfNeeded()
         guard SimulatedThread.current?.isKilled != true else { return }
+        noteWork(nil)
         let end = scheduler.now
         let presented = frames.presentation(ofFrameEndingAt: end)
         // A finger that landed while this frame was blocked began a scroll interval the frame overlaps.

@@ -126,12 +126,16 @@ public final class Phone {
         }
         startApp()
         scheduler.run(until: timeline.endTime)
-        // Let the app settle: finish what it started, up to ten virtual minutes.
-        let settleLimit = timeline.endTime + 600_000_000
+        // Let the app settle: finish what it started, up to the time limit.
+        let settleLimit = timeline.endTime + GestureTimeline.settleAllowance
         while scheduler.now < settleLimit && !isQuiet {
             scheduler.run(until: min(settleLimit, scheduler.now + 100_000))
         }
         let endTime = scheduler.now
+        if !isQuiet {
+            mainLoop.countWorkUnderWay()
+            recorder.cut(at: endTime, settleMicroseconds: GestureTimeline.settleAllowance)
+        }
         let finalScreen = screen.snapshot(label: "end", table: mainLoop.app?.tableView, now: endTime)
         screen.leaveOpenStop(at: endTime, table: mainLoop.app?.tableView, now: endTime)
         frames.endScrolling(at: endTime)
