@@ -30,6 +30,7 @@ public enum Workbook {
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         makeApp: @escaping (RunOptions) -> TableViewController
     ) -> Never {
+        StandardStreams.holdClosedStreams()
         ignoreBrokenPipes()
         TemporaryFiles.removeOnInterrupt()
         do {
@@ -43,7 +44,7 @@ public enum Workbook {
                 step: step, options: options, keepTrace: false, makeApp: makeApp)
             let failures = writeOutputs(result, outputs: outputs, options: options)
             for line in result.notices + failures {
-                _ = writeAll(Array("\(step): \(visible(line))\n".utf8), to: 2)
+                _ = StandardStreams.writeAll(Array("\(step): \(visible(line))\n".utf8), to: 2)
             }
             exit(failures.isEmpty ? 0 : 1)
         } catch {
@@ -136,7 +137,7 @@ public enum Workbook {
 
     /// One line on standard error.
     static func warn(_ line: String) {
-        _ = writeAll(Array((visible(line) + "\n").utf8), to: 2)
+        _ = StandardStreams.writeAll(Array((visible(line) + "\n").utf8), to: 2)
     }
 
     static func loadMovies(rows: Int) throws -> [Movie] {
@@ -178,7 +179,7 @@ public enum Workbook {
             let descriptor: Int32 = options.json ? 2 : 1
             let text = ScreenText.render(result, color: useColor(options.color, descriptor: descriptor))
             if options.json {
-                write(text, to: .standardError)
+                StandardStreams.write(text, to: 2)
             } else {
                 write("\n" + text)
             }
@@ -217,41 +218,11 @@ public enum Workbook {
 
     /// Prints to standard output; a reader that went away (`| head`) ends the process quietly.
     static func write(_ text: String) {
-        write(text, to: .standardOutput)
-    }
-
-    /// Writes to a stream. A reader that closed it (EPIPE) ends the process quietly with status 0; any
-    /// other failure (a full disk, an I/O error) loses the report, so it ends the process with status 1 and
-    /// a line on standard error (when that can still be written).
-    static func write(_ text: String, to handle: FileHandle) {
-        let number = writeAll(Array(text.utf8), to: handle.fileDescriptor)
-        guard number != 0 else { return }
-        if number == EPIPE { exit(0) }
-        let stream = handle.fileDescriptor == 2 ? "standard error" : "standard output"
-        _ = writeAll(
-            Array("error: cannot write the report to \(stream) (\(SystemError.message(number)))\n".utf8),
-            to: 2)
-        exit(1)
-    }
-
-    /// Writes every byte to a file descriptor; returns 0, or the error number of the write that failed.
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32 {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes {
-                writeBytes(descriptor, $0.baseAddress! + offset, $0.count - offset)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += count
-        }
-        return 0
+        StandardStreams.write(text, to: 1)
     }
 
     static func fail(_ message: String) -> Never {
-        _ = writeAll(Array((message + "\n").utf8), to: 2)
+        _ = StandardStreams.writeAll(Array((message + "\n").utf8), to: 2)
         exit(2)
     }
 
@@ -265,9 +236,4 @@ public enum Workbook {
     static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
     }
-}
-
-/// `write(2)`, under a name `Workbook.write` does not hide.
-private func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }

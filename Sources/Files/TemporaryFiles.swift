@@ -8,6 +8,8 @@ package enum TemporaryFiles {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var paths: Set<String> = []
     nonisolated(unsafe) private static var watching = false
+    /// What runs, in order, after the cleanup and before an interrupt ends the process.
+    nonisolated(unsafe) private static var lastActions: [@Sendable () -> Void] = []
     /// Held by every change this process makes to its files, and by the interrupt's cleanup.
     private static let changes = NSLock()
     /// Set (under `changes`) once an interrupt's cleanup has begun: from then on, no change is made, so no
@@ -73,6 +75,36 @@ package enum TemporaryFiles {
         return failure
     }
 
+    /// A new folder in the temporary directory, made with `mkdtemp` (so its name cannot be guessed and no
+    /// folder or link planted there beforehand is used), named `<prefix>-<pid>-XXXXXX` and mode 0700, and
+    /// registered to be removed if the process is interrupted. Throws why it could not, in words.
+    package static func makeFolder(prefix: String) throws(WorkbookError) -> URL {
+        let base = FileManager.default.temporaryDirectory.path
+        var template = Array("\(base)/\(prefix)-\(getpid())-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard made != nil else {
+            throw .badInput("cannot make a folder in \(base) (\(SystemError.words(errno, context: .output)))")
+        }
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        register(path)
+        return URL(fileURLWithPath: path, isDirectory: true)
+    }
+
+    /// Runs `action` when an interrupt ends the process, after the registered paths are removed (for
+    /// example, putting the terminal back as it was). It must not wait for the app's threads.
+    package static func atInterrupt(_ action: @escaping @Sendable () -> Void) {
+        lock.withLock { lastActions.append(action) }
+    }
+
+    /// Removes every registered path now: a process that ends on its own, before it exits.
+    package static func removeAll() {
+        let paths = lock.withLock {
+            defer { self.paths = [] }
+            return self.paths
+        }
+        for path in paths { try? FileManager.default.removeItem(atPath: path) }
+    }
+
     /// Remembers a path to remove if the process is interrupted.
     package static func register(_ path: String) {
         lock.withLock { _ = paths.insert(path) }
@@ -104,6 +136,7 @@ package enum TemporaryFiles {
             changes.withLock { interrupted = true }
             let doomed = lock.withLock { paths }
             for path in doomed { try? FileManager.default.removeItem(atPath: path) }
+            for action in lock.withLock({ lastActions }) { action() }
             signal(number, SIG_DFL)
             var single = sigset_t()
             sigemptyset(&single)
