@@ -15,6 +15,8 @@ struct HTTPRequest: Equatable {
     var path: String
     /// The first byte a `Range: bytes=N-` or `bytes=N-M` header asks for, and the last, if given.
     var range: (first: Int, last: Int?)?
+    /// The `Proxy-Authorization` header's value, as a client sends the credentials of its `http_proxy`.
+    var proxyAuthorization: String?
 
     /// The URL the request names: `http://` host and path.
     var url: String { "http://\(host)\(path)" }
@@ -43,6 +45,7 @@ struct HTTPRequest: Equatable {
         path = String(target)
         var headerHost: Substring?
         range = nil
+        proxyAuthorization = nil
         for line in lines.dropFirst() where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { return nil }
             let name = line[..<colon].lowercased()
@@ -50,6 +53,7 @@ struct HTTPRequest: Equatable {
             switch name {
             case "host": headerHost = value
             case "range": range = Self.byteRange(value)
+            case "proxy-authorization": proxyAuthorization = String(value)
             default: break
             }
         }

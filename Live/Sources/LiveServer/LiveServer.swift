@@ -82,6 +82,13 @@ public struct LiveRequestRecord: Sendable, Equatable {
 /// before the answer is all sent is logged as a cancel, with the body bytes that had left. A response may
 /// carry a fault: a body cut short (`truncatedAfter`), a connection closed before any answer, or a request
 /// held unanswered until the client gives up or the shape's `timeout` passes (`unanswered`).
+///
+/// Made with a `secret`, it answers only requests that carry it as their proxy credentials (the run's own
+/// process, whose `http_proxy` holds it): any other is refused with 407 and neither logged nor counted
+/// against a URL's attempts. It keeps accepting whatever another process does: at most `connectionLimit`
+/// connections are open at once (a new one past the limit closes, at once, the one that has waited
+/// longest for its request's head, or is itself closed when every open one is being answered), and an
+/// `accept` that fails (no descriptor left, say) is tried again after a short pause.
 public final class LiveServer: Sendable {
     /// The port the server listens on.
     public let port: UInt16
@@ -90,6 +97,9 @@ public final class LiveServer: Sendable {
     private let link: SharedLink
     private let slots: HostSlots
     private let content: @Sendable (_ host: String, _ path: String, _ attempt: Int) -> LiveResponse
+    /// The `Proxy-Authorization` a request must carry; nil when every request is served.
+    private let authorization: String?
+    private let connectionLimit: Int
     private let state = Mutex(State())
 
     private struct State {
@@ -97,14 +107,44 @@ public final class LiveServer: Sendable {
         var attemptsByURL: [String: Int] = [:]
         var log: [LiveRequestRecord] = []
         var stopped = false
+        /// Every open connection, by descriptor: when it began waiting for its request's head, or nil once
+        /// it is being answered.
+        var open: [Int32: ContinuousClock.Instant?] = [:]
+        /// Requests refused for lacking the secret, and connections closed for the limit.
+        var outsiders = 0
+        var closedForLimit = 0
+    }
+
+    /// The user name of the proxy credentials a run's requests carry; the secret is the password.
+    public static let proxyUser = "workbook"
+
+    /// The `http_proxy` that sends a process's requests to a server on `port` with `secret`.
+    public static func proxy(port: UInt16, secret: String) -> String {
+        "http://\(proxyUser):\(secret)@127.0.0.1:\(port)"
+    }
+
+    /// A fresh secret: 32 hexadecimal digits from the system's random source.
+    public static func makeSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let word = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - word.count) + word
+        }.joined()
+    }
+
+    /// The most connections a server opens at once by default: half the descriptors the process may
+    /// open, at most 256, so that a flood leaves the process room for its own client sockets.
+    public static var defaultConnectionLimit: Int {
+        max(8, min(256, Socket.descriptorLimit / 2))
     }
 
     /// The bytes of the body sent per turn on the link.
     static let chunkBytes = 4096
 
-    /// Starts a server that answers each request with `content(host, path, attempt)`.
+    /// Starts a server that answers each request with `content(host, path, attempt)`; with a `secret`,
+    /// only requests whose proxy credentials carry it.
     public init(
-        shape: LinkShape,
+        shape: LinkShape, secret: String? = nil, connectionLimit: Int = LiveServer.defaultConnectionLimit,
         content: @escaping @Sendable (_ host: String, _ path: String, _ attempt: Int) -> LiveResponse
     ) throws {
         (listener, port) = try Socket.listenOnLoopback()
@@ -112,6 +152,10 @@ public final class LiveServer: Sendable {
         link = SharedLink(bytesPerSecond: shape.bytesPerSecond)
         slots = HostSlots(perHost: shape.connectionsPerHost)
         self.content = content
+        authorization = secret.map {
+            "Basic " + Data("\(Self.proxyUser):\($0)".utf8).base64EncodedString()
+        }
+        self.connectionLimit = max(1, connectionLimit)
         Thread.detachNewThread { [self] in acceptConnections() }
     }
 
@@ -124,27 +168,82 @@ public final class LiveServer: Sendable {
         if !wasStopped { Socket.shutDown(listener) }
     }
 
+    /// Stops the server and ends every answer under way: each open connection is shut down, so a client
+    /// still waiting for its answer sees the connection end (a run's time limit).
+    public func cut() {
+        stop()
+        state.withLock { state in
+            for connection in state.open.keys { Socket.shutDownConnection(connection) }
+        }
+    }
+
     /// Every request answered so far, in the order they arrived.
     public var log: [LiveRequestRecord] {
         state.withLock { $0.log }.sorted { $0.sequence < $1.sequence }
     }
 
-    /// The log once it holds at least `count` requests, or as it is after `limit`.
+    /// The log once it holds at least `count` requests, or once the server is stopped with no connection
+    /// open, or as it is after `limit`.
     public func log(count: Int, within limit: Duration) -> [LiveRequestRecord] {
         let clock = ContinuousClock()
         let deadline = clock.now + limit
-        while state.withLock({ $0.log.count }) < count && clock.now < deadline {
+        while clock.now < deadline
+            && state.withLock({ $0.log.count < count && !($0.stopped && $0.open.isEmpty) })
+        {
             blockThread(for: .milliseconds(5))
         }
         return log
     }
 
+    /// Whether a connection is open: a request under way, or one about to arrive.
+    public var hasOpenConnections: Bool {
+        state.withLock { !$0.open.isEmpty }
+    }
+
+    /// Requests refused for lacking the run's secret, and connections closed to keep within the limit.
+    public var turnedAway: (outsiders: Int, closedForLimit: Int) {
+        state.withLock { ($0.outsiders, $0.closedForLimit) }
+    }
+
     private func acceptConnections() {
-        while let connection = Socket.accept(on: listener) {
+        var pause = Duration.milliseconds(1)
+        while !state.withLock({ $0.stopped }) {
+            guard let connection = Socket.accept(on: listener) else {
+                // Out of descriptors or memory, or the listener shut down: wait a little and look again.
+                blockThread(for: pause)
+                pause = min(pause * 2, .milliseconds(100))
+                continue
+            }
+            pause = .milliseconds(1)
+            guard admit(connection) else {
+                Socket.close(connection)
+                continue
+            }
             Thread.detachNewThread { [self] in
                 answer(connection)
+                state.withLock { _ = $0.open.removeValue(forKey: connection) }
                 Socket.close(connection)
             }
+        }
+    }
+
+    /// Registers a new connection, making room under the limit by shutting down the connection that has
+    /// waited longest for its request's head (a client of the run sends its head at once, so the oldest
+    /// waiting is an idle outsider's); false when every open connection is being answered.
+    private func admit(_ connection: Int32) -> Bool {
+        state.withLock { state in
+            if state.open.count >= connectionLimit {
+                let waiting = state.open.compactMap { entry in entry.value.map { (entry.key, $0) } }
+                guard let oldest = waiting.min(by: { $0.1 < $1.1 }) else {
+                    state.closedForLimit += 1
+                    return false
+                }
+                Socket.shutDownConnection(oldest.0)
+                state.open[oldest.0] = .some(nil)
+                state.closedForLimit += 1
+            }
+            state.open[connection] = .some(ContinuousClock.now)
+            return true
         }
     }
 
@@ -159,7 +258,13 @@ public final class LiveServer: Sendable {
             head += bytes
             end = HTTPRequest.endOfHead(in: head)
         }
-        guard let end, let request = HTTPRequest(head: Array(head[..<end])) else {
+        state.withLock { $0.open[connection] = .some(nil) }
+        let request = end.flatMap { HTTPRequest(head: Array(head[..<$0])) }
+        if let authorization, request?.proxyAuthorization != authorization {
+            refuseOutsider(connection)
+            return
+        }
+        guard let request else {
             refuse(connection, status: 400)
             return
         }
@@ -225,8 +330,9 @@ public final class LiveServer: Sendable {
         var offset = body.startIndex
         while offset < body.startIndex + cut {
             let chunk = body[offset..<min(offset + Self.chunkBytes, body.startIndex + cut)]
-            link.wait(until: link.reserve(chunk.count))
-            guard Socket.send(connection, chunk) else {
+            guard waitOut(link.reserve(chunk.count) - ContinuousClock.now, on: connection),
+                Socket.send(connection, chunk)
+            else {
                 record.outcome = .cancelled
                 return
             }
@@ -245,6 +351,15 @@ public final class LiveServer: Sendable {
             blockThread(for: min(.milliseconds(5), deadline - clock.now))
         }
         return !Socket.peerHasClosed(connection)
+    }
+
+    /// Answers a request without the run's secret: 407, neither logged nor counted as an attempt.
+    private func refuseOutsider(_ connection: Int32) {
+        state.withLock { $0.outsiders += 1 }
+        let answer =
+            "HTTP/1.1 407 \(Self.reason(407))\r\nProxy-Authenticate: Basic realm=\"workbook\"\r\n"
+            + "Content-Length: 0\r\nConnection: close\r\n\r\n"
+        _ = Socket.send(connection, Array(answer.utf8)[...])
     }
 
     /// Answers a request the server does not serve, and logs it.
@@ -270,6 +385,7 @@ public final class LiveServer: Sendable {
         case 400: "Bad Request"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
+        case 407: "Proxy Authentication Required"
         case 416: "Range Not Satisfiable"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"

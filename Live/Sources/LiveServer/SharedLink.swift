@@ -26,11 +26,6 @@ final class SharedLink: Sendable {
             return free
         }
     }
-
-    /// Blocks the calling thread until `instant`.
-    func wait(until instant: ContinuousClock.Instant) {
-        blockThread(for: instant - clock.now)
-    }
 }
 
 /// Blocks the calling thread for `duration` (nothing, if it is not positive).

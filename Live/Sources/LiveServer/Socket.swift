@@ -54,7 +54,8 @@ enum Socket {
         return (descriptor, UInt16(bigEndian: address.sin_port))
     }
 
-    /// The next connection on a listening socket, or nil once the socket is shut down.
+    /// The next connection on a listening socket, or nil when `accept` failed (the socket is shut down, or
+    /// the process is out of descriptors or memory).
     static func accept(on descriptor: Int32) -> Int32? {
         while true {
             #if canImport(Glibc)
@@ -123,6 +124,23 @@ enum Socket {
         var byte: UInt8 = 0
         let count = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
         return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+    }
+
+    /// Ends a connection both ways without closing its descriptor: the thread answering on it sees it
+    /// end, and closes it.
+    static func shutDownConnection(_ descriptor: Int32) {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
+    /// How many descriptors the process may have open (its soft `RLIMIT_NOFILE`).
+    static var descriptorLimit: Int {
+        var limit = rlimit()
+        #if canImport(Glibc)
+            guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        #else
+            guard getrlimit(RLIMIT_NOFILE, &limit) == 0 else { return 1024 }
+        #endif
+        return Int(clamping: limit.rlim_cur)
     }
 
     /// Stops a listening socket's `accept` and closes it.
