@@ -46,22 +46,31 @@ public final class Terminal: Sendable {
         }
     }
 
-    /// Switches to the alternate screen, clears it and hides the cursor; Ctrl-C from now on leaves it
-    /// before the process ends.
+    /// What puts the terminal back as it was: plain colours, the cursor shown, the normal screen.
+    public static let restoreSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+
+    /// The signals that end a run on a terminal: Ctrl-C, a `kill`, the terminal closing.
+    static let endingSignals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Switches to the alternate screen, clears it and hides the cursor; from now on SIGINT, SIGTERM and
+    /// SIGHUP leave it before the process ends (in a process that waits for those signals itself, as the
+    /// live steps do, its own cleanup puts the terminal back instead).
     public func enterAlternateScreen() {
         write(Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[H".utf8))
-        signal(SIGINT) { _ in
-            let restore: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
-            _ = systemWrite(1, restore.utf8Start, restore.utf8CodeUnitCount)
-            _exit(130)
+        for number in Self.endingSignals {
+            signal(number) { number in
+                let restore: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+                _ = systemWrite(1, restore.utf8Start, restore.utf8CodeUnitCount)
+                _exit(128 + number)
+            }
         }
     }
 
-    /// Shows the cursor and goes back to the normal screen, as it was; Ctrl-C ends the process at once
-    /// again.
+    /// Shows the cursor and goes back to the normal screen, as it was; the ending signals end the process
+    /// at once again.
     public func leaveAlternateScreen() {
-        signal(SIGINT, SIG_DFL)
-        write(Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
+        for number in Self.endingSignals { signal(number, SIG_DFL) }
+        write(Array(Self.restoreSequence.utf8))
     }
 }
 

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// The command line's options, as the steps read them.
@@ -25,20 +26,28 @@ extension WorkbookStep {
 /// Runs a step as a command, live: the scenario's gestures on the wall clock, the app on the real main
 /// thread and Foundation's queues, its posters from a server on loopback, the table drawn in the terminal
 /// when standard output is one (`LiveDrawing`); it prints the report (text, or JSON with `--json`) when
-/// the scenario ends. Bad options or a bad scenario: a message and exit code 2.
+/// the scenario ends, and each notice on standard error, as a simulated step does. Bad options or a bad
+/// scenario: a message and exit code 2. The app's caches folder is removed on every way out: the end, an
+/// error, and SIGINT, SIGTERM or SIGHUP (which also put the terminal back as it was); a report standard
+/// output cannot take gets one line and exit code 1.
 public enum Workbook {
     public static func main(
         step: String, summary: String, techniques: [String] = [],
         makeApp: @escaping (RunOptions) -> TableViewController
     ) -> Never {
+        StandardStreams.holdClosedStreams()
+        signal(SIGPIPE, SIG_IGN)
+        TemporaryFiles.removeOnInterrupt()
+        TemporaryFiles.atInterrupt { LiveDrawing.restoreTerminal() }
         func fail(_ message: String) -> Never {
-            FileHandle.standardError.write(Data("\(step): \(VisibleText.escaped(message))\n".utf8))
+            TemporaryFiles.removeAll()
+            _ = StandardStreams.writeAll(Array("\(step): \(VisibleText.escaped(message))\n".utf8), to: 2)
             exit(2)
         }
         let options: LiveOptions
         do {
             guard let parsed = try LiveOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
-                print("\(step) (live): \(summary)\n\(LiveOptions.usage)")
+                StandardStreams.write("\(step) (live): \(summary)\n\(LiveOptions.usage)\n", to: 1)
                 exit(0)
             }
             options = parsed
@@ -52,11 +61,11 @@ public enum Workbook {
             fail(String(describing: error))
         }
         let report = run.run()
-        run.server.stop()
-        // The app's disk lives in a temporary folder for this process only.
-        Disk.shared.removeItem(at: Disk.shared.cachesDirectory)
-        FileHandle.standardOutput.write(
-            Data((options.json ? report.json : report.text + LiveDrawing.reportLines).utf8))
+        TemporaryFiles.removeAll()
+        for line in report.notices {
+            _ = StandardStreams.writeAll(Array("\(step): \(VisibleText.escaped(line))\n".utf8), to: 2)
+        }
+        StandardStreams.write(options.json ? report.json : report.text + LiveDrawing.reportLines, to: 1)
         exit(0)
     }
 }

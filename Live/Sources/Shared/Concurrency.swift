@@ -76,6 +76,7 @@ public final class AsyncNetwork: Sendable {
         keepResumeData: (@Sendable (ResumeData) -> Void)? = nil
     ) async throws -> Data {
         guard let address = LiveAddress.request(for: url) else { throw NetworkError.invalidURL }
+        defer { LiveCounters.requestEnded() }
         let data: Data
         let response: URLResponse
         do {

@@ -1,6 +1,9 @@
+import Files
 import Foundation
 import LiveLock
 import LiveTerminal
+
+import struct Synchronization.Atomic
 
 /// The live table in the terminal, when standard output is one: the rows on screen with their posters,
 /// placeholders, failure pictures and spinners, and a status line of live figures, drawn by a
@@ -31,6 +34,23 @@ enum LiveDrawing {
     }
 
     private static let state = Mutex(State())
+    /// Whether the alternate screen is in use: read without the lock by an interrupt's cleanup, which must
+    /// not wait for the main thread.
+    private static let onAlternateScreen = Atomic(false)
+
+    /// Says what the run is doing before its first frame, on the terminal only (a headless run says
+    /// nothing).
+    static func say(_ line: String) {
+        guard Terminal.standardOutput() != nil else { return }
+        _ = StandardStreams.writeAll(Array("\r\u{1B}[2K\(line)".utf8), to: 1)
+    }
+
+    /// Leaves the alternate screen and shows the cursor, if the table was being drawn: for a run that ends
+    /// another way than `finish` (an interrupt, a stuck main thread).
+    static func restoreTerminal() {
+        guard onAlternateScreen.exchange(false, ordering: .relaxed) else { return }
+        _ = StandardStreams.writeAll(Array(Terminal.restoreSequence.utf8), to: 1)
+    }
 
     static func frame(_ table: TableView?, at time: Int64) {
         state.withLock { state in
@@ -52,6 +72,7 @@ enum LiveDrawing {
     static func finish() {
         guard let drawing = state.withLock({ $0.drawing }) else { return }
         drawing.thread.finish()
+        onAlternateScreen.store(false, ordering: .relaxed)
         drawing.terminal.leaveAlternateScreen()
         let counts = drawing.thread.counts
         var lines = [
@@ -74,6 +95,7 @@ enum LiveDrawing {
         guard let terminal = Terminal.standardOutput() else { return nil }
         let renderer = TableRenderer()
         terminal.enterAlternateScreen()
+        onAlternateScreen.store(true, ordering: .relaxed)
         let thread = RenderThread<TableFrame>(
             frameInterval: .microseconds(Int64(1_000_000 / max(1, LiveScreen.current.refreshRate))),
             render: { frame, level in

@@ -72,6 +72,9 @@ extension LiveReport {
         text +=
             "  \"final_screen\": ["
             + (rows.isEmpty ? "" : "\n    " + rows.joined(separator: ",\n    ") + "\n  ") + "]"
+        if !notices.isEmpty {
+            text += ",\n  \"notices\": [" + notices.map(JSONText.string).joined(separator: ", ") + "]"
+        }
         return text + "\n}\n"
     }
 }

@@ -1,10 +1,16 @@
-/// A live run's options: `--scenario NAME|FILE`, `--seed N`, `--concurrency N`, `--json`, `--help`.
+import Scenarios
+
+/// A live run's options: `--scenario NAME|FILE`, `--seed N`, `--concurrency N`, `--json`,
+/// `--settle-limit SECONDS`, `--help`.
 struct LiveOptions {
     var scenario = "course"
     var seed: UInt64?
     /// Print the report as the simulator's `--json` object instead of text.
     var json = false
     var run = RunOptions()
+    /// How long after the scenario's end the run may go on finishing its work before it is cut, in
+    /// microseconds: the simulator's allowance unless `--settle-limit` says otherwise.
+    var settleAllowance = GestureTimeline.settleAllowance
 
     /// Why the arguments were refused.
     struct Refusal: Error {
@@ -12,7 +18,9 @@ struct LiveOptions {
     }
 
     static let usage = """
-        options: --scenario NAME|FILE (default course), --seed N, --concurrency N, --json, --help
+        options: --scenario NAME|FILE (default course), --seed N, --concurrency N, --json,
+                 --settle-limit SECONDS (how long after the scenario's end the app may finish its work
+                 before the run is cut; default 600, as simulated), --help
         Runs the step live: real threads, real Foundation, a real HTTP server on loopback, wall-clock time.
         """
 
@@ -41,6 +49,14 @@ struct LiveOptions {
                     throw Refusal(message: "--concurrency takes a whole number from 1 to 64, not “\(text)”")
                 }
                 options.run.concurrency = count
+            case "--settle-limit":
+                let text = try value(argument)
+                guard let seconds = Int(text), (0...3600).contains(seconds) else {
+                    throw Refusal(
+                        message:
+                            "--settle-limit takes a whole number of seconds from 0 to 3600, not “\(text)”")
+                }
+                options.settleAllowance = Int64(seconds) * 1_000_000
             default:
                 throw Refusal(message: "unknown option “\(argument)” (the live mode takes \(usageLine))")
             }
@@ -48,5 +64,5 @@ struct LiveOptions {
         return options
     }
 
-    private static let usageLine = "--scenario, --seed, --concurrency, --json, --help"
+    private static let usageLine = "--scenario, --seed, --concurrency, --json, --settle-limit, --help"
 }

@@ -42,6 +42,8 @@ struct LiveReport {
     let faults: FaultSettings
     /// The catalog's URLs by the plain `http` address the server logs: the draws are keyed by the former.
     let catalogURLs: [String: String]
+    /// What the user must be told beyond the numbers (`LiveNotices`), one line each.
+    let notices: [String]
 
     /// A stretch of main-thread work this long or longer is a hang (Apple's definition).
     static let hangMicroseconds: Int64 = 250_000
@@ -209,6 +211,7 @@ struct LiveReport {
                 "  " + leftPad(String(row.row), 4) + "  " + pad(row.shows, 11) + "  " + hash + "  "
                     + row.title)
         }
+        if !notices.isEmpty { lines += [""] + notices }
         return lines.joined(separator: "\n") + "\n"
     }
 }

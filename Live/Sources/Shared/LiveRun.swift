@@ -1,5 +1,6 @@
 import Catalog
 import Dispatch
+import Files
 import Foundation
 import Imaging
 import LiveLock
@@ -13,7 +14,7 @@ import struct Synchronization.Atomic
 /// that the process's `http_proxy` sends it to the server with its host kept.
 enum LiveAddress {
     /// The URL a request for `url` asks for; nil for a URL with no host, which fails at once, unsent.
-    /// Counts the request as started.
+    /// Counts the request as started: the caller counts it as ended (`LiveCounters.requestEnded`).
     static func request(for url: URL) -> URL? {
         guard url.host != nil else { return nil }
         LiveCounters.requestStarted()
@@ -32,13 +33,22 @@ enum LiveAddress {
 /// What the app counted on its side of the network.
 enum LiveCounters {
     private static let started = Atomic<Int>(0)
+    private static let ended = Atomic<Int>(0)
 
     static func requestStarted() {
         started.add(1, ordering: .relaxed)
     }
 
+    /// A request the app started has ended, however it ended.
+    static func requestEnded() {
+        ended.add(1, ordering: .relaxed)
+    }
+
     /// Requests the app started (a URL without a host is none).
     static var requestsStarted: Int { started.load(ordering: .relaxed) }
+
+    /// Requests the app started that have not ended.
+    static var requestsInFlight: Int { requestsStarted - ended.load(ordering: .relaxed) }
 }
 
 /// The screen the table fills, from the scenario's `screen` line.
@@ -78,12 +88,16 @@ final class LiveRun {
     private var scrollIntervals: [MainThreadWork.Stretch] = []
     private var lateFrames: [MainThreadWork.Stretch] = []
     private var frames = 0
+    /// How long after the scenario's end the run may go on finishing its work, in microseconds.
+    private let settleAllowance: Int64
 
-    /// Sets up the run: the catalog, the server and the proxy, before anything makes a `URLSession`.
+    /// Sets up the run: the catalog, the app's private caches folder, the server with the run's secret and
+    /// the proxy that carries it, before anything makes a `URLSession`.
     init(
         step: String, options: LiveOptions, makeApp: @escaping (RunOptions) -> TableViewController
     ) throws {
         self.step = step
+        settleAllowance = options.settleAllowance
         scenario = try ScenarioParser.load(options.scenario)
         seed = options.seed ?? scenario.seed ?? 7
         self.options = options.run
@@ -102,18 +116,43 @@ final class LiveRun {
         self.catalogURLs = catalogURLs
         let faults = scenario.faults
         let seed = seed
+        Disk.use(
+            folder: try TemporaryFiles.makeFolder(prefix: "workbook-live-caches"),
+            writesBeforeFull: scenario.diskFullAfterWrites)
+        let secret = LiveServer.makeSecret()
         server = try LiveServer(
-            shape: Self.shape(scenario, seed: seed, catalogURLs: catalogURLs),
+            shape: Self.shape(scenario, seed: seed, catalogURLs: catalogURLs), secret: secret,
             content: { host, path, attempt in
                 let url = catalogURLs["http://\(host)\(path)"] ?? "http://\(host)\(path)"
                 let fault = faults.fault(url: url, attempt: attempt, seed: seed)
                 return Self.answer(url, fault: fault, seed: seed)
             })
         LiveSession.use(timeout: Double(scenario.network.timeoutMicroseconds) / 1e6)
-        setenv("http_proxy", "http://127.0.0.1:\(server.port)", 1)
+        setenv("http_proxy", LiveServer.proxy(port: server.port, secret: secret), 1)
         unsetenv("no_proxy")
         unsetenv("NO_PROXY")
-        Self.prepare(posters: catalogURLs.values.sorted(), poolWidth: 6)
+        let stops = Self.postersAtStops(timeline, movies: movies, screen: screen)
+        LiveDrawing.say(
+            "making the posters of the \(stops.count) rows the scenario stops on, warming threads…")
+        Self.prepare(posters: stops, poolWidth: 6)
+    }
+
+    /// The posters of the rows on screen at every stop of the scenario and the two rows past each screen,
+    /// sorted: the ones the run surely asks for (any other is made when first asked for).
+    private static func postersAtStops(_ timeline: GestureTimeline, movies: [Movie], screen: LiveScreen)
+        -> [String]
+    {
+        var urls: Set<String> = []
+        for offset in timeline.restOffsets {
+            guard
+                let rows = GestureTimeline.visibleRows(
+                    at: offset, rowHeight: screen.rowHeight, viewport: screen.height, rowCount: movies.count)
+            else { continue }
+            for row in rows.lowerBound...min(movies.count - 1, rows.upperBound + 2) {
+                if let url = movies[row].url { urls.insert(url.absoluteString) }
+            }
+        }
+        return urls.sorted()
     }
 
     /// The catalog's URLs by the plain `http` address the server sees.
@@ -179,9 +218,9 @@ final class LiveRun {
         return response
     }
 
-    /// Makes every poster the run may ask for, on the dispatch pool, and keeps `poolWidth` of the pool's
-    /// threads busy at once before returning: Linux's pool starts about two threads wide and grows about
-    /// one a second, so a fresh process's queues would otherwise wait for threads (an iPhone's do not).
+    /// Makes the posters, on the dispatch pool, and keeps `poolWidth` of the pool's threads busy at once
+    /// before returning: Linux's pool starts about two threads wide and grows about one a second, so a
+    /// fresh process's queues would otherwise wait for threads (an iPhone's do not).
     private static func prepare(posters: [String], poolWidth: Int) {
         let warmup = PoolWarmup()
         let group = DispatchGroup()
@@ -197,8 +236,9 @@ final class LiveRun {
         group.wait()
     }
 
-    /// Plays the scenario to its end (and on, until a main thread that was blocked at the end has taken in
-    /// every gesture) and returns the report.
+    /// Plays the scenario to its end, and on while the app still has requests under way, up to the time
+    /// limit (`settleAllowance` after the scenario's end): then the server is cut, so a main thread
+    /// blocked in a download comes back, and the report says the run was cut. Returns the report.
     func run() -> LiveReport {
         // A timer far away keeps the main run loop waiting for its sources instead of returning at once.
         let keepAlive = Timer(timeInterval: 3600, repeats: true) { _ in }
@@ -207,12 +247,24 @@ final class LiveRun {
         MainThreadWork.start(on: clock)
         LiveJudge.start(clock: clock, timeline: timeline, period: period)
         var systemEvents = timeline.systemEvents[...]
+        let limit = timeline.endTime + settleAllowance
+        let watchdog = CutWatchdog(step: step, server: server, after: limit - clock.now)
         launch(at: 0)
         var due: Int64 = 0
+        var cut = false
         while true {
             let begin = clock.now
-            // The scenario's end, or later if the main thread was blocked then: every gesture is taken in.
-            if begin >= timeline.endTime && nextGesture >= timeline.gestures.count { break }
+            if begin >= limit {
+                cut = true
+                break
+            }
+            // The scenario's end, or later if the main thread was blocked then: every gesture is taken in,
+            // and nothing is under way.
+            if begin >= timeline.endTime && nextGesture >= timeline.gestures.count
+                && LiveCounters.requestsInFlight == 0 && !server.hasOpenConnections
+            {
+                break
+            }
             let restedAt: Bool = MainThreadWork.measure {
                 while let event = systemEvents.first, event.time <= begin {
                     systemEvents.removeFirst()
@@ -241,10 +293,17 @@ final class LiveRun {
                 _ = RunLoop.main.run(mode: .default, before: clock.date(at: presented))
             }
         }
+        watchdog.finished()
         if let start = scrollStart { scrollIntervals.append(.init(start: start, end: clock.now)) }
         keepAlive.invalidate()
         LiveDrawing.finish()
         let wall = clock.now
+        if cut {
+            server.cut()
+            LiveNotices.cut(atSeconds: Double(wall) / 1e6, settleSeconds: Double(settleAllowance) / 1e6)
+        } else {
+            server.stop()
+        }
         let started = LiveCounters.requestsStarted
         let log = server.log(count: started, within: .seconds(10))
         return LiveReport(
@@ -255,7 +314,7 @@ final class LiveRun {
             tallies: Dictionary(
                 uniqueKeysWithValues: LiveTally.Figure.allCases.map { ($0, LiveTally.value($0)) }),
             peakImageMemory: LiveTally.peakImageMemory,
-            faults: scenario.faults, catalogURLs: catalogURLs)
+            faults: scenario.faults, catalogURLs: catalogURLs, notices: LiveNotices.all)
     }
 
     /// The first vsync at or after `time`.
@@ -340,6 +399,36 @@ final class LiveRun {
                 row: row, shows: shows, imageHash: image?.kind == .poster ? image?.bitmap.contentHash : nil,
                 title: cell.textLabel.text ?? "")
         }
+    }
+}
+
+/// Cuts the server when the run reaches its time limit while the main thread is away (blocked in a
+/// download, say): the download then fails and the main thread comes back to end the run. If it has not
+/// come back `grace` later (it is stuck in something else), the process ends with one line and status 1.
+private final class CutWatchdog: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    static let grace = DispatchTimeInterval.seconds(30)
+
+    init(step: String, server: LiveServer, after microseconds: Int64) {
+        let deadline = DispatchTime.now() + .microseconds(Int(clamping: max(0, microseconds)))
+        Thread.detachNewThread { [done] in
+            guard done.wait(timeout: deadline) == .timedOut else { return }
+            server.cut()
+            guard done.wait(timeout: .now() + Self.grace) == .timedOut else { return }
+            LiveDrawing.restoreTerminal()
+            TemporaryFiles.removeAll()
+            _ = StandardStreams.writeAll(
+                Array(
+                    "\(step): the run reached its time limit and the main thread did not come back: no report\n"
+                        .utf8),
+                to: 2)
+            exit(1)
+        }
+    }
+
+    /// The run ended: the watchdog has nothing to do.
+    func finished() {
+        done.signal()
     }
 }
 

@@ -18,6 +18,7 @@ public final class Network: Sendable {
     /// at once, with no request.
     public func data(contentsOf url: URL) -> Data? {
         guard let address = LiveAddress.request(for: url) else { return nil }
+        defer { LiveCounters.requestEnded() }
         return try? Data(contentsOf: address)
     }
 
@@ -25,6 +26,7 @@ public final class Network: Sendable {
     /// cancelled (seen within 10 ms), which cancels the transfer.
     public func data(from url: URL, cancellingWith operation: Operation) throws(NetworkError) -> Data {
         guard let address = LiveAddress.request(for: url) else { throw .invalidURL }
+        defer { LiveCounters.requestEnded() }
         let answer = Answer()
         let task = LiveSession.shared.dataTask(with: address) { data, response, error in
             answer.set(data: data, response: response, error: error)
@@ -96,22 +98,53 @@ enum LiveSession {
     }()
 }
 
-/// The app's disk, for real: files in a folder of the temporary directory.
+/// The app's disk, for real: files in a private folder of the temporary directory, made for the run
+/// (`use`) and removed at its end. A scenario's `disk full-after=N` fills it after N writes, as the
+/// simulator's does.
 public final class Disk: Sendable {
     public static let shared = Disk()
 
+    private let state = Mutex((folder: URL?.none, writesLeft: Int?.none))
+
+    /// Gives the app its caches folder, and the writes it may make before the disk is full (nil: it never
+    /// fills).
+    static func use(folder: URL, writesBeforeFull: Int?) {
+        shared.state.withLock { $0 = (folder, writesBeforeFull) }
+    }
+
     /// The app's caches folder.
-    public let cachesDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "workbook-live-caches-\(ProcessInfo.processInfo.processIdentifier)")
+    public var cachesDirectory: URL {
+        guard let folder = state.withLock({ $0.folder }) else {
+            preconditionFailure("the live run gives the disk its folder before it makes the app")
+        }
+        return folder
+    }
 
     public func contents(of url: URL) -> Data? {
         FileManager.default.contents(atPath: url.path)
     }
 
     /// Writes a whole file (through a temporary file and a rename when `atomically`); a write that
-    /// succeeds counts as a disk write.
+    /// succeeds counts as a disk write, and one that fails says why to the run's notices.
     public func write(_ data: Data, to url: URL, atomically: Bool) -> Bool {
-        guard (try? data.write(to: url, options: atomically ? [.atomic] : [])) != nil else { return false }
+        let failure: String?
+        if state.withLock({ ($0.writesLeft ?? 1) <= 0 }) {
+            failure = "disk full"
+        } else if atomically {
+            failure = TemporaryFiles.atomicWriteFailure([UInt8](data), to: url)
+        } else {
+            do {
+                try data.write(to: url)
+                failure = nil
+            } catch {
+                failure = SystemError.reason(error)
+            }
+        }
+        if let failure {
+            LiveNotices.diskWriteFailed(failure)
+            return false
+        }
+        state.withLock { $0.writesLeft? -= 1 }
         LiveTally.count(.diskWrites)
         return true
     }

@@ -92,9 +92,11 @@ struct LiveStepRun {
 
     let text: String
     let report: [String: Any]
+    /// What the step wrote on standard error.
+    let errors: String
 
-    /// Runs `step` on a scenario written to a temporary file and reads its report.
-    init(step: String, scenario: String) throws {
+    /// The step executable `step` built beside the tests.
+    static func executable(_ step: String) throws -> URL {
         let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent()
         let executable = folder.appendingPathComponent(step)
@@ -102,20 +104,43 @@ struct LiveStepRun {
             throw Failure(
                 description: "no \(step) beside the tests in \(folder.path): build the package first")
         }
+        return executable
+    }
+
+    /// Runs `step` on a scenario written to a temporary file, with `arguments` after `--json`, and reads
+    /// its report. With `descriptorLimit`, the step may open at most that many files and sockets; `during`
+    /// is called with the step's process id once it has started, while it runs.
+    init(
+        step: String, scenario: String, arguments: [String] = [], descriptorLimit: Int? = nil,
+        during: ((Int32) throws -> Void)? = nil
+    ) throws {
+        let executable = try Self.executable(step)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID()).scenario")
         try Data(scenario.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--scenario", file.path, "--json"]
+        let stepArguments = ["--scenario", file.path, "--json"] + arguments
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments =
+                ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", executable.path] + stepArguments
+        } else {
+            process.executableURL = executable
+            process.arguments = stepArguments
+        }
         let output = Pipe()
+        let errorOutput = Pipe()
         process.standardOutput = output
+        process.standardError = errorOutput
         try process.run()
         let watchdog = DispatchWorkItem { [process] in process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        let errorBytes = LiveStepRun.readInBackground(errorOutput)
+        try during?(process.processIdentifier)
         let bytes = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         watchdog.cancel()
+        errors = String(decoding: errorBytes(), as: UTF8.self)
         guard process.terminationStatus == 0 else {
             throw Failure(description: "\(step) exited with status \(process.terminationStatus)")
         }
@@ -125,6 +150,27 @@ struct LiveStepRun {
         }
         self.report = report
     }
+
+    /// Reads a pipe to its end on another thread; the closure returns what it read, once it has.
+    static func readInBackground(_ pipe: Pipe) -> () -> Data {
+        /// `@unchecked Sendable`: `bytes` is written once before `done` is signalled and read after it.
+        final class Reading: @unchecked Sendable {
+            let done = DispatchSemaphore(value: 0)
+            var bytes = Data()
+        }
+        let reading = Reading()
+        Thread.detachNewThread {
+            reading.bytes = pipe.fileHandleForReading.readDataToEndOfFile()
+            reading.done.signal()
+        }
+        return {
+            reading.done.wait()
+            return reading.bytes
+        }
+    }
+
+    /// The report's notices: what the run told its user beyond the numbers.
+    var notices: [String] { report["notices"] as? [String] ?? [] }
 
     /// The value of a metric (`"hangs": 2`); a figure not measured live (null) is a failure.
     func number(_ key: String) throws -> Double {

@@ -44,6 +44,19 @@ struct TmuxPane {
         return captured
     }
 
+    /// A tmux format evaluated for the pane (`display-message -p`), such as `#{alternate_on}`, once it
+    /// reads `expected` or after about ten seconds.
+    func display(_ format: String, waitingFor expected: String) -> String {
+        var shown = ""
+        for _ in 0..<200 {
+            shown = ((try? run(["display-message", "-p", "-t", "0", format]))?.output ?? "")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            if shown == expected { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return shown
+    }
+
     /// Stops the server and the pane's program.
     func close() {
         _ = try? run(["kill-server"])
