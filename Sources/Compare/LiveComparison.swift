@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import Shared
 
@@ -296,19 +297,27 @@ enum LiveComparison {
         }
         let passThrough =
             ["--scenario", options.scenario] + (options.seed.map { ["--seed", String($0)] } ?? [])
+        let scratch: URL
+        do {
+            scratch = try TemporaryFiles.makeFolder(prefix: "compare-live")
+        } catch {
+            Compare.fail(error.description)
+        }
+        let started = ContinuousClock.now
         var pairs: [Pair] = []
-        for step in steps {
-            let trace = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "compare-live-\(ProcessInfo.processInfo.processIdentifier)-\(step).jsonl")
-            defer { try? FileManager.default.removeItem(at: trace) }
+        for (index, step) in steps.enumerated() {
+            let trace = scratch.appendingPathComponent("\(step).jsonl")
+            Compare.progress("\(step) (\(index + 1) of \(steps.count)): simulated", since: started)
             let simulatedOutput = Compare.run(
                 folder.appendingPathComponent(step).path,
                 arguments: ["--json", "--trace", trace.path] + passThrough,
                 step: step, timeLimit: limit)
+            Compare.progress(
+                "\(step) (\(index + 1) of \(steps.count)): live, the scenario's \(scenarioSeconds(scenario)) s "
+                    + "on the wall clock and its settling", since: started)
             let liveOutput = Compare.run(
                 live.appendingPathComponent(step).path, arguments: ["--json"] + passThrough,
-                step: "live \(step)",
-                timeLimit: limit)
+                step: "live \(step)", timeLimit: limit, saysItRuns: true)
             do throws(WorkbookError) {
                 var simulated = try Report.read(simulatedOutput)
                 let text = (try? String(contentsOf: trace, encoding: .utf8)) ?? ""
@@ -322,6 +331,7 @@ enum LiveComparison {
             if case .fling = $0 { return true }
             return false
         }
+        Compare.progress("every step ran simulated and live", since: started)
         let lessons = lessons(pairs, hasFlings: hasFlings, hasRelaunch: scenario.actions.contains(.relaunch))
         print(render(pairs, lessons: lessons), terminator: "")
         exit(anyFailed(lessons) ? 1 : 0)
@@ -349,13 +359,21 @@ enum LiveComparison {
         let configuration = folder.lastPathComponent == "release" ? ["-c", "release"] : []
         let arguments = ["build", "--package-path", package.path] + configuration
         Compare.say("building the live steps: swift \(arguments.joined(separator: " "))")
-        _ = Compare.run(swift, arguments: arguments, step: "swift build", timeLimit: 3600)
+        _ = Compare.run(swift, arguments: arguments, step: "swift build", timeLimit: 3600, echoing: true)
         let output = Compare.run(
             swift, arguments: arguments + ["--show-bin-path"], step: "swift build --show-bin-path",
             timeLimit: 600)
         let path = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !path.isEmpty else { Compare.fail("swift build --show-bin-path printed no folder") }
         return URL(fileURLWithPath: path)
+    }
+
+    /// How long a scenario plays, in whole seconds (rounded up).
+    static func scenarioSeconds(_ scenario: Scenario) -> Int {
+        let timeline = GestureTimeline(
+            actions: scenario.actions, rows: scenario.rows, rowHeight: Double(scenario.screen.rowHeight),
+            viewport: Double(scenario.screen.height))
+        return Int((Double(timeline.endTime) / 1e6).rounded(.up))
     }
 
     /// The number after `Step` in a step's name (`Step4CacheAndPrefetch` → 4).

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import Shared
 
@@ -5,7 +6,8 @@ import Shared
 /// a process group of its own (so Ctrl-C on `Compare` reaches it only through `Compare`, which passes the
 /// signal on and then kills the group), its standard output and standard error are read together (a step
 /// that fills one pipe cannot deadlock the other), what it prints is capped, and it is killed at a time
-/// limit.
+/// limit. Its ending is its own exit, not the pipes' end: a process it left behind that still holds them
+/// (a grandchild) is killed with its group once the step has exited.
 struct StepRun {
     /// How the step ended.
     enum Ending: Equatable {
@@ -27,6 +29,9 @@ struct StepRun {
 
     /// The most standard output kept: a step's `--json` report is a few kilobytes.
     static let outputLimit = 8 << 20
+    /// How often a long run's `tick` is called.
+    static let tickInterval = Duration.seconds(10)
+
     /// The most standard error kept for the message; the rest is read and dropped.
     static let errorLimit = 64 << 10
 
@@ -38,9 +43,14 @@ struct StepRun {
     static var isInterrupted: Bool { lock.withLock { interrupted } }
     private static let lock = NSLock()
 
-    /// Runs an executable to its end, or kills it after `timeLimit` seconds. Throws the `posix_spawn` error
-    /// when it cannot be started.
-    static func run(_ path: String, arguments: [String], timeLimit: Int) throws -> StepRun {
+    /// Runs an executable to its end, or kills it after `timeLimit` seconds; with `echoing`, what it prints
+    /// is also copied to standard error as it comes (a build's progress), and `tick` is called every
+    /// `tickInterval` it runs, with the time so far. Throws the `posix_spawn` error when it cannot be
+    /// started.
+    static func run(
+        _ path: String, arguments: [String], timeLimit: Int, echoing: Bool = false,
+        tick: ((Duration) -> Void)? = nil
+    ) throws -> StepRun {
         var outputPipe: [Int32] = [0, 0]
         var errorPipe: [Int32] = [0, 0]
         guard pipe(&outputPipe) == 0, pipe(&errorPipe) == 0 else {
@@ -100,22 +110,20 @@ struct StepRun {
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
         defer { lock.withLock { runningGroup = 0 } }
 
-        let deadline = ContinuousClock.now + .seconds(timeLimit)
+        let started = ContinuousClock.now
+        let deadline = started + .seconds(timeLimit)
+        var nextTick = started + tickInterval
         var output = Data()
         var errors = Data()
         var open = [outputPipe[0], errorPipe[0]]
         var stopped: Ending?
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while !open.isEmpty, stopped == nil {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else {
-                stopped = .timedOut(seconds: timeLimit)
-                break
-            }
+        var status: Int32 = 0
+        var exited = false
+        /// Reads what is ready on the open pipes, waiting at most `milliseconds` for something.
+        func readReady(waiting milliseconds: Int32) -> Int32 {
             var polls = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let milliseconds = Int32(min(1000, max(1, left.components.seconds * 1000 + 1)))
             let ready = poll(&polls, nfds_t(polls.count), milliseconds)
-            if ready < 0, errno != EINTR { break }
             for entry in polls where entry.revents != 0 {
                 let count = read(entry.fd, &buffer, buffer.count)
                 if count < 0, errno == EINTR || errno == EAGAIN { continue }
@@ -123,6 +131,7 @@ struct StepRun {
                     open.removeAll { $0 == entry.fd }
                     continue
                 }
+                if echoing { _ = StandardStreams.writeAll(Array(buffer[0..<count]), to: 2) }
                 if entry.fd == outputPipe[0] {
                     output.append(contentsOf: buffer[0..<count])
                     if output.count > outputLimit { stopped = .printedTooMuch }
@@ -130,10 +139,31 @@ struct StepRun {
                     errors.append(contentsOf: buffer[0..<min(count, errorLimit - errors.count)])
                 }
             }
+            return ready
+        }
+        while !open.isEmpty, stopped == nil {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else {
+                stopped = .timedOut(seconds: timeLimit)
+                break
+            }
+            let milliseconds = Int32(min(100, max(1, left.components.seconds * 1000 + 1)))
+            if readReady(waiting: milliseconds) < 0, errno != EINTR { break }
+            if let tick, ContinuousClock.now >= nextTick {
+                tick(ContinuousClock.now - started)
+                nextTick += tickInterval
+            }
+            if waitpid(pid, &status, WNOHANG) == pid {
+                // The step has exited: what it printed is in the pipes already. Take it, and stop
+                // reading: a process it left behind may hold the pipes open for ever.
+                exited = true
+                while stopped == nil, !open.isEmpty, readReady(waiting: 0) > 0 {}
+                kill(-pid, SIGKILL)
+                break
+            }
         }
         // Both pipes closed (or the step is being stopped): wait for it to end, within the time limit.
-        var status: Int32 = 0
-        while stopped == nil {
+        while stopped == nil, !exited {
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid { break }
             if reaped < 0, errno != EINTR { break }
@@ -175,6 +205,7 @@ struct StepRun {
                 for _ in 0..<200 where kill(-group, 0) == 0 { usleep(10_000) }
                 kill(-group, SIGKILL)
             }
+            TemporaryFiles.removeAll()
             signal(number, SIG_DFL)
             var single = signalSet([number])
             pthread_sigmask(SIG_UNBLOCK, &single, nil)

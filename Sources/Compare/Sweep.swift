@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import Shared
 
@@ -19,16 +20,21 @@ enum Sweep {
 
     /// Runs the sweep's `cases` cases and prints the table; exits 1 when a bound was beaten.
     static func main(cases: Int, steps: [String], folder: URL, timeLimit: Int) -> Never {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "workbook-sweep-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
+        let scratch: URL
         do {
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            scratch = try TemporaryFiles.makeFolder(prefix: "workbook-sweep")
         } catch {
-            Compare.fail("cannot make a scratch folder \(scratch.path): \(SystemError.reason(error))")
+            Compare.fail(error.description)
         }
         var distances: Distances = [:]
         var beaten: [String] = []
+        let started = ContinuousClock.now
         for sweepCase in 0..<cases {
+            defer {
+                Compare.progress(
+                    "case \(sweepCase + 1) of \(cases), \(ScenarioSweep.name(sweepCase)), done",
+                    since: started)
+            }
             let file = scratch.appendingPathComponent(ScenarioSweep.name(sweepCase) + ".scenario")
             do {
                 try Data(ScenarioSweep.text(sweepCase).utf8).write(to: file)

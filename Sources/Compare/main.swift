@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import Shared
 
@@ -54,6 +55,8 @@ enum Compare {
     /// Parses the arguments, runs the steps and prints the table; exits 2 on a problem.
     static func main() -> Never {
         StepRun.passInterruptsOn()
+        // Every way out through `exit` removes the scratch files (an interrupt's watcher does it too).
+        atexit { TemporaryFiles.removeAll() }
         var arguments = Array(CommandLine.arguments.dropFirst())
         var sweepCases: Int?
         if arguments.first == "--live" { LiveComparison.main(Array(arguments.dropFirst())) }
@@ -147,11 +150,18 @@ enum Compare {
     }
 
     /// Runs a step and returns its standard output; a step that fails, hangs, is killed or prints too much
-    /// ends Compare with one line of its own (after the step's own message, when it printed one).
-    static func run(_ path: String, arguments: [String], step: String, timeLimit: Int) -> Data {
+    /// ends Compare with one line of its own (after the step's own message, when it printed one). With
+    /// `saysItRuns`, a long run says every ten seconds that it is still running.
+    static func run(
+        _ path: String, arguments: [String], step: String, timeLimit: Int, echoing: Bool = false,
+        saysItRuns: Bool = false
+    ) -> Data {
         let run: StepRun
         do {
-            run = try StepRun.run(path, arguments: arguments, timeLimit: timeLimit)
+            run = try StepRun.run(
+                path, arguments: arguments, timeLimit: timeLimit, echoing: echoing,
+                tick: saysItRuns
+                    ? { elapsed in say("\(step) still running · \(elapsed.components.seconds) s") } : nil)
         } catch {
             fail("cannot run \(path): \(SystemError.reason(error))")
         }
@@ -179,6 +189,14 @@ enum Compare {
                     + "than a --json report, and was stopped")
             exit(1)
         }
+    }
+
+    /// One line of progress on standard error, with the time since `start`: long work is never silent.
+    static func progress(_ message: String, since start: ContinuousClock.Instant) {
+        let seconds =
+            Double((ContinuousClock.now - start).components.seconds)
+            + Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+        say("\(message) · \(String(format: "%.1f", seconds)) s")
     }
 
     /// One line on standard error, from Compare.

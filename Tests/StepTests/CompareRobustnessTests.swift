@@ -154,4 +154,44 @@ extension ProcessTests {
             if !gone { kill(stepPID, SIGKILL) }
         }
     }
+
+    @Test(
+        "A step that exits leaving a process behind on its output is read at its exit, and the process is ended",
+        .enabled(if: compare != nil, "Compare is not built next to the tests"))
+    func leftoverHoldsTheOutput() throws {
+        // The leftover's duration names it, so the test can look for it afterwards.
+        let script = "sleep 1007 & echo '\(Self.report)'"
+        let folder = try Self.folder(steps: [Self.good, ("Step2LeavesOne", script)])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outcome = try Self.run(folder, environment: ["COMPARE_TIME_LIMIT": "30"])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.output.contains("requests_started"), "\(outcome.output)")
+        #expect(outcome.seconds < 20, "Compare waited \(outcome.seconds) s for the leftover's pipe")
+        let search = Process()
+        search.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
+        search.arguments = ["-f", "sleep 1007"]
+        search.standardOutput = FileHandle.nullDevice
+        try search.run()
+        search.waitUntilExit()
+        #expect(search.terminationStatus == 1, "the step's leftover `sleep 1007` is still running")
+    }
+
+    @Test(
+        "Compare --live leaves no scratch file behind when a live step fails",
+        .enabled(if: compare != nil, "Compare is not built next to the tests"))
+    func liveScratchIsRemoved() throws {
+        let temporary = try StepFixtures.folder("compare-tmp")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let folder = try Self.folder(steps: [Self.good])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let liveFolder = try Self.folder(steps: [("Step1Fake", "echo broken >&2; exit 3")])
+        defer { try? FileManager.default.removeItem(at: liveFolder) }
+        let outcome = try ChildProcess.run(
+            folder.appendingPathComponent("Compare"),
+            ["--live", "--scenario", "relaunch", "--live-bin", liveFolder.path],
+            environment: ["TMPDIR": temporary.path], deadline: 60)
+        #expect(outcome.status == 1, "\(outcome.errors)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(left.isEmpty, "left behind in the temporary folder: \(left)")
+    }
 }
