@@ -68,6 +68,7 @@ struct LiveReport {
                 serverLog.filter { $0.outcome == .completed && $0.status < 400 }.count),
             "requests_cancelled": String(serverLog.filter { $0.outcome == .cancelled }.count),
             "requests_failed": String(serverLog.filter(Self.failed).count),
+            "retries": String(retries),
             "bytes_downloaded": String(serverLog.reduce(0) { $0 + $1.bodyBytesSent }),
             "duplicate_downloads": String(duplicateDownloads),
             "decodes": String(tallies[.decodes] ?? 0),
@@ -116,6 +117,23 @@ struct LiveReport {
             if !completedByLaunch[launch, default: []].insert(record.url).inserted { duplicates += 1 }
         }
         return duplicates
+    }
+
+    /// Requests for a URL whose previous request the server logged failed (a cancel is no failure), as
+    /// the simulator counts them; a URL with no host never reaches the server, so its failures, which the
+    /// simulator counts, are not seen here.
+    var retries: Int {
+        var lastFailed: Set<String> = []
+        var count = 0
+        for record in serverLog {
+            if lastFailed.contains(record.url) { count += 1 }
+            if Self.failed(record) {
+                lastFailed.insert(record.url)
+            } else {
+                lastFailed.remove(record.url)
+            }
+        }
+        return count
     }
 
     /// Requests the app started after the last relaunch (all of them when there was none).

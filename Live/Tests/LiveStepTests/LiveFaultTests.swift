@@ -89,6 +89,19 @@ struct LiveFaultTests {
             }
             #expect(answered == drawn ?? "none", "\(entry.url) attempt \(entry.attempt):\n\(run.text)")
         }
+        // A retry is a request for a URL whose previous request failed at the network: a fault other
+        // than a corrupt body (which arrives whole), or an error status; a cancel is no failure.
+        var retries = 0
+        var lastFailed: Set<String> = []
+        for entry in log {
+            if lastFailed.contains(entry.url) { retries += 1 }
+            let drawn = Self.fault(url: entry.url, attempt: entry.attempt)
+            let failed =
+                entry.outcome == "cancelled"
+                ? entry.status >= 400 : (drawn != nil && drawn != "corrupt") || entry.status >= 400
+            if failed { lastFailed.insert(entry.url) } else { lastFailed.remove(entry.url) }
+        }
+        #expect(try run.number("retries") == Double(retries), "\(run.text)")
         // Not vacuous: every kind of fault, and whole answers, were met.
         #expect(
             seen == ["none", "timeout", "refused", "server-error", "truncated", "corrupt"], "\(run.text)")
