@@ -2,7 +2,8 @@ import Imaging
 import LiveLock
 
 /// Draws a `TableFrame` as a terminal's bytes: each row's picture in half-block cells (`▀`, the upper pixel
-/// in front, the lower one behind) with its title, what the cell shows and its spinner beside it, placed
+/// in front, the lower one behind; the lower half of a row's last line left blank, a gap between rows)
+/// with its title, what the cell shows and its spinner beside it, placed
 /// by the table's scroll offset so that a row partly scrolled off shows only its lines still on screen,
 /// then a reversed status line that names the terminal's fallback level. A frame starts at the top left
 /// corner and clears what an earlier, longer frame left, so frames can be written one over another. Only
@@ -73,12 +74,17 @@ public final class TableRenderer: Sendable {
         for screenLine in 0..<tableLines {
             if let (row, line) = rowAt[screenLine], let picture = pictures[row.index] {
                 out.append(contentsOf: "  ".utf8)
-                var last: (RGBA, RGBA)?
+                // The lower half of a row's last line is left to the terminal's background: a gap, so
+                // that rows of one colour (placeholders) do not run together.
+                let gap = line == poster.lines - 1
+                var last: (top: RGBA, bottom: RGBA?)?
                 for column in 0..<posterColumns {
                     let top = picture.pixel(x: column, y: line * 2)
-                    let bottom = picture.pixel(x: column, y: line * 2 + 1)
-                    if last?.0 != top { out.append(contentsOf: palette.foreground(top).utf8) }
-                    if last?.1 != bottom { out.append(contentsOf: palette.background(bottom).utf8) }
+                    let bottom = gap ? nil : picture.pixel(x: column, y: line * 2 + 1)
+                    if last?.top != top { out.append(contentsOf: palette.foreground(top).utf8) }
+                    if last == nil || last?.bottom != bottom {
+                        out.append(contentsOf: (bottom.map(palette.background) ?? "\u{1B}[49m").utf8)
+                    }
                     last = (top, bottom)
                     out.append(contentsOf: "▀".utf8)
                 }

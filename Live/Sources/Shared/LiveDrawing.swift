@@ -27,7 +27,6 @@ enum LiveDrawing {
         var frames = 0
         /// Main-thread stretches already counted below.
         var stretchesSeen = 0
-        var stalls = 0
         var hangs = 0
         var longestStall: Int64 = 0
         var reportLines = ""
@@ -52,7 +51,7 @@ enum LiveDrawing {
         _ = StandardStreams.writeAll(Array(Terminal.restoreSequence.utf8), to: 1)
     }
 
-    static func frame(_ table: TableView?, at time: Int64) {
+    static func frame(_ table: TableView?, at time: Int64, hitches: Int) {
         state.withLock { state in
             if !state.started {
                 state.started = true
@@ -63,7 +62,7 @@ enum LiveDrawing {
             count(MainThreadWork.stretches, into: &state)
             let status =
                 "live · \(String(format: "%.1f", Double(time) / 1e6)) s · frame \(state.frames) · "
-                + "\(LiveCounters.requestsStarted) requests · \(state.stalls) stalls over a frame, longest "
+                + "\(LiveCounters.requestsStarted) requests · \(hitches) hitches · longest stall "
                 + "\(state.longestStall / 1000) ms · \(state.hangs) hangs"
             drawing.thread.submit(snapshot(table, status: status, time: time))
         }
@@ -106,11 +105,9 @@ enum LiveDrawing {
         return Drawing(terminal: terminal, thread: thread)
     }
 
-    /// Counts the main-thread stretches not yet counted: those longer than a frame, the hangs, the longest.
+    /// Counts the main-thread stretches not yet counted: the hangs and the longest.
     private static func count(_ stretches: [MainThreadWork.Stretch], into state: inout State) {
-        let period = Int64(1_000_000 / max(1, LiveScreen.current.refreshRate))
         for stretch in stretches.dropFirst(min(state.stretchesSeen, stretches.count)) {
-            if stretch.microseconds > period { state.stalls += 1 }
             if stretch.microseconds >= LiveReport.hangMicroseconds { state.hangs += 1 }
             state.longestStall = max(state.longestStall, stretch.microseconds)
         }

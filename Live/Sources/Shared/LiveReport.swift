@@ -153,16 +153,8 @@ struct LiveReport {
     /// For each late frame, the microseconds of its late window that app work filled inside a scroll
     /// interval.
     private func attributedLateness() -> [Int64] {
-        lateFrames.map { window in
-            var total: Int64 = 0
-            for interval in scrollIntervals where interval.end > window.start && interval.start < window.end {
-                let start = max(window.start, interval.start)
-                let end = min(window.end, interval.end)
-                for stretch in stretches where stretch.end > start && stretch.start < end {
-                    total += min(end, stretch.end) - max(start, stretch.start)
-                }
-            }
-            return total
+        lateFrames.map {
+            MainThreadWork.lateness(of: $0, scrollIntervals: scrollIntervals, stretches: stretches)
         }
     }
 

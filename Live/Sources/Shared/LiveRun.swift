@@ -88,6 +88,8 @@ final class LiveRun {
     private var scrollIntervals: [MainThreadWork.Stretch] = []
     private var lateFrames: [MainThreadWork.Stretch] = []
     private var frames = 0
+    /// Late frames so far that app work made late while the table scrolled: the report's hitches.
+    private var hitches = 0
     /// How long after the scenario's end the run may go on finishing its work, in microseconds.
     private let settleAllowance: Int64
 
@@ -278,11 +280,23 @@ final class LiveRun {
                 return rested
             }
             LiveJudge.frame(app?.tableView, at: begin)
-            LiveDrawing.frame(app?.tableView, at: begin)
+            LiveDrawing.frame(app?.tableView, at: begin, hitches: hitches)
             let finished = clock.now
             let expected = vsync(atOrAfter: due + 1)
             let presented = vsync(atOrAfter: max(finished, expected))
-            if presented > expected { lateFrames.append(.init(start: expected, end: presented)) }
+            if presented > expected {
+                let window = MainThreadWork.Stretch(start: expected, end: presented)
+                lateFrames.append(window)
+                // The status line's count: the window against the scroll under way, as the report will
+                // count it once the scroll has come to rest.
+                if let start = scrollStart,
+                    MainThreadWork.lateness(
+                        of: window, scrollIntervals: [.init(start: start, end: presented)],
+                        stretches: MainThreadWork.stretches.suffix(64)) > 0
+                {
+                    hitches += 1
+                }
+            }
             if restedAt, let start = scrollStart {
                 scrollIntervals.append(.init(start: start, end: presented))
                 scrollStart = nil

@@ -63,4 +63,20 @@ enum MainThreadWork {
 
     /// Every stretch so far, in time order.
     static var stretches: [Stretch] { state.withLock { $0.stretches } }
+
+    /// The microseconds of a late frame's window (from the vsync it was due at to the one it was shown
+    /// at) that app work filled inside the scroll intervals: its hitch time, as the report counts it.
+    static func lateness(
+        of window: Stretch, scrollIntervals: [Stretch], stretches: some Collection<Stretch>
+    ) -> Int64 {
+        var total: Int64 = 0
+        for interval in scrollIntervals where interval.end > window.start && interval.start < window.end {
+            let start = max(window.start, interval.start)
+            let end = min(window.end, interval.end)
+            for stretch in stretches where stretch.end > start && stretch.start < end {
+                total += min(end, stretch.end) - max(start, stretch.start)
+            }
+        }
+        return total
+    }
 }

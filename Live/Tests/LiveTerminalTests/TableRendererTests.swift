@@ -24,7 +24,7 @@ import Testing
             }
             for column in 0..<TableRenderer.posterColumns {
                 let top: RGBA
-                let bottom: RGBA
+                var bottom: RGBA?
                 switch row {
                 case 1: (top, bottom) = (FixtureFrame.placeholderGrey, FixtureFrame.placeholderGrey)
                 case 2: (top, bottom) = (FixtureFrame.failureRed, FixtureFrame.failureRed)
@@ -33,6 +33,8 @@ import Testing
                     top = poster.pixel(x: column, y: posterLine * 2)
                     bottom = poster.pixel(x: column, y: posterLine * 2 + 1)
                 }
+                // The lower half of each row's last line is the gap between rows.
+                if posterLine == lines - 1 { bottom = nil }
                 let cell = cells[start + column]
                 #expect(
                     cell.character == "▀", "line \(line) column \(column)", sourceLocation: sourceLocation)
