@@ -5,12 +5,8 @@ import Shared
 /// (with a guard so a late answer never draws into the wrong cell), and a prefetch of the next rows
 /// when the table stops.
 ///
-/// Isolated to `PhoneMainActor`, the simulated phone's `@MainActor`, as UIKit's view controllers are to
-/// the main actor: its tasks come back to it with their answers, where step 4's completion blocks hopped
-/// to the main queue. The look-alike UIKit is not annotated (steps 1 to 4 have no actors), so each
-/// callback enters the actor with `PhoneMainActor.assumeIsolated`; `@unchecked Sendable` as UIKit's view
-/// controllers are `Sendable`, by being isolated to the main actor, so that a task may carry it there.
-@PhoneMainActor
+/// `@unchecked Sendable` as UIKit's view controllers are `Sendable`, by being isolated to the main actor:
+/// its tasks carry it back to the main actor, and only the main thread uses it.
 final class ListViewController: TableViewController, @unchecked Sendable {
     var movies = RowRecords<MovieRecord>()
     /// The parts that are on (all, unless `--without` turns some off).
@@ -40,12 +36,10 @@ final class ListViewController: TableViewController, @unchecked Sendable {
         super.init()
     }
 
-    nonisolated override func viewDidLoad() {
+    override func viewDidLoad() {
         super.viewDidLoad()
-        PhoneMainActor.assumeIsolated(self) { controller in
-            controller.tableView.register(MovieCell.self, forCellReuseIdentifier: "CellIdentifier")
-            controller.fetchMovieDetails()
-        }
+        tableView.register(MovieCell.self, forCellReuseIdentifier: "CellIdentifier")
+        fetchMovieDetails()
     }
 
     /// Reads the bundled movie list into records.
@@ -54,14 +48,10 @@ final class ListViewController: TableViewController, @unchecked Sendable {
         tableView.reloadData()
     }
 
-    nonisolated override func didReceiveMemoryWarning() {
+    override func didReceiveMemoryWarning() {
         super.didReceiveMemoryWarning()
-        PhoneMainActor.assumeIsolated(self) { controller in controller.emptyCaches() }
-    }
-
-    /// As the multi-image article: empty the memory cache and cancel every load. Posters already in
-    /// cells stay there; rows still waiting start again at the next stop.
-    func emptyCaches() {
+        // As the multi-image article: empty the memory cache and cancel every task. Posters already
+        // in cells stay there; rows still waiting start again at the next stop.
         imageCache.removeAll()
         for indexPath in loadsInProgress.keys.sorted() {
             loadsInProgress.removeValue(forKey: indexPath)?.cancel()
@@ -70,17 +60,11 @@ final class ListViewController: TableViewController, @unchecked Sendable {
         cancelPrefetching()
     }
 
-    nonisolated override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
-        PhoneMainActor.assumeIsolated(self) { controller in controller.movies.count }
+    override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
+        movies.count
     }
 
-    nonisolated override func tableView(
-        _ tableView: TableView, cellForRowAt indexPath: IndexPath
-    ) -> TableViewCell {
-        PhoneMainActor.assumeIsolated(self) { controller in controller.configuredCell(at: indexPath) }
-    }
-
-    func configuredCell(at indexPath: IndexPath) -> MovieCell {
+    override func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell =
             tableView.dequeueReusableCell(withIdentifier: "CellIdentifier", for: indexPath) as! MovieCell
         // A spinner tells the user the poster is on its way.
@@ -138,8 +122,9 @@ final class ListViewController: TableViewController, @unchecked Sendable {
         return task
     }
 
-    /// Caches the poster and shows it (or the failure image) in the row's cell, if it has one; called
-    /// by the row's task, on the main actor.
+    /// Caches the poster and shows it (or the failure image) in the row's cell, if it has one: the row's
+    /// task comes to the main actor for it, where step 4's completion blocks hopped to the main queue.
+    @PhoneMainActor
     func finishLoad(for url: URL, with image: Image?, at indexPath: IndexPath, cell: MovieCell?) {
         // The guard against late answers: a task cancelled while it waited (its cell reused, its row
         // gone) draws nothing, even when the load went on for another row.
@@ -157,35 +142,27 @@ final class ListViewController: TableViewController, @unchecked Sendable {
         }
     }
 
-    nonisolated override func scrollViewWillBeginDragging(_ scrollView: TableView) {
-        PhoneMainActor.assumeIsolated(self) { controller in
-            // The user is looking for something: hold all work until the table stops, and give the
-            // prefetches up, as the prefetcher does when dragging begins.
-            controller.suspendAllOperations()
-            controller.cancelPrefetching()
+    override func scrollViewWillBeginDragging(_ scrollView: TableView) {
+        // The user is looking for something: hold all work until the table stops, and give the
+        // prefetches up, as the prefetcher does when dragging begins.
+        suspendAllOperations()
+        cancelPrefetching()
+    }
+
+    override func scrollViewDidEndDragging(_ scrollView: TableView, willDecelerate decelerate: Bool) {
+        // No deceleration means the table has stopped under the finger.
+        if !decelerate {
+            loadImagesForOnscreenCells()
+            resumeAllOperations()
+        } else {
+            // Deceleration begins: no prefetch while the table moves.
+            cancelPrefetching()
         }
     }
 
-    nonisolated override func scrollViewDidEndDragging(
-        _ scrollView: TableView, willDecelerate decelerate: Bool
-    ) {
-        PhoneMainActor.assumeIsolated(self) { controller in
-            // No deceleration means the table has stopped under the finger.
-            if !decelerate {
-                controller.loadImagesForOnscreenCells()
-                controller.resumeAllOperations()
-            } else {
-                // Deceleration begins: no prefetch while the table moves.
-                controller.cancelPrefetching()
-            }
-        }
-    }
-
-    nonisolated override func scrollViewDidEndDecelerating(_ scrollView: TableView) {
-        PhoneMainActor.assumeIsolated(self) { controller in
-            controller.loadImagesForOnscreenCells()
-            controller.resumeAllOperations()
-        }
+    override func scrollViewDidEndDecelerating(_ scrollView: TableView) {
+        loadImagesForOnscreenCells()
+        resumeAllOperations()
     }
 
     func suspendAllOperations() {

@@ -10,9 +10,7 @@ enum StepInfo: WorkbookStep {
     /// Makes the app's first screen; the harness calls it on the simulated main thread at each launch.
     static func makeApp(_ options: RunOptions) -> TableViewController {
         let turnedOff = options.without.compactMap(Technique.init(rawValue:))
-        return PhoneMainActor.assumeIsolated {
-            ListViewController(
-                techniques: Set(Technique.allCases).subtracting(turnedOff), concurrency: options.concurrency)
-        }
+        return ListViewController(
+            techniques: Set(Technique.allCases).subtracting(turnedOff), concurrency: options.concurrency)
     }
 }
