@@ -831,92 +831,93 @@ enum Exercises {
 
     static let chapter5: [Exercise] = [
         Exercise(
-            id: "5.1", title: "Full-size decoding", step: 5,
-            kind: .change([
-                Edit(
-                    file: "StepInfo.swift", inside: "func makeApp",
-                    old: "makeApp(options, techniques: .all)",
-                    new: "makeApp(options, techniques: Techniques.all.subtracting(.decodeAtDisplaySize))")
+            id: "5.1", title: "Write the actor's one load per URL", step: 5,
+            kind: .write([
+                Blank(
+                    file: "ImageLoader.swift", declaration: "func image",
+                    placeholder: "fatalError(\"exercise 5.1: write image(for:)\")")
             ]),
-            task: "In StepInfo.makeApp, take .decodeAtDisplaySize out of the techniques. Predict the memory.",
-            commands: ["swift run Step5Concurrency"],
-            hints: ["A poster decoded at full size holds 180 × 270 pixels; the cell shows 101 × 152."],
-            runs: [RunSpec(label: "course", step: .this, scenario: .builtIn("course"))],
-            expectations: [
-                Expectation(
-                    .metric("peak_image_memory_bytes", of: "course"), .above,
-                    .baseline("peak_image_memory_bytes", of: "course"), times: 2,
-                    says: "image memory should rise to step 4's level")
-            ]),
-        Exercise(
-            id: "5.2", title: "Write reference-counted cancellation", step: 5,
-            kind: .write([Blank(file: "ImageLoader.swift", declaration: "private func leave")]),
             task: """
-                Write ImageLoader.leave(_:number:): the row that gave up stops waiting at once (resume its \
-                continuation with CancellationError, forget its preview), and when it was the last row waiting \
-                for the URL, the load stops (stop(_:for:)), unless the user scrolls and its download has not \
-                started yet (load.hasStarted): then the next stop does it.
+                Write ImageLoader.image(for:): without oneLoadPerURL, just loadImage(from:). Otherwise join \
+                the URL's load in loadsInProgress (or startLoad(for:) one), count this row in its waiting, and \
+                await its task's value inside withTaskCancellationHandler, whose handler tells the actor, in \
+                a Task on the executor, that the row gave up (loadCancelled(_:number:)). However the wait \
+                ends, forget the load if it is still the one listed.
                 """,
-            commands: ["swift run Course check 5.2"],
+            commands: ["swift run Course check 5.1"],
             hints: [
-                "load.waiters.removeValue(forKey: number) gives the row's continuation, if it still waits.",
-                "Only when load.waiters.isEmpty && (!downloadSlots.isSuspended || load.hasStarted): "
-                    + "stop(load, for: url).",
+                "var load = loadsInProgress[url] ?? startLoad(for: url); load.waiting += 1; "
+                    + "loadsInProgress[url] = load (a struct: write it back).",
+                "The handler runs on the thread that cancels, off the actor: "
+                    + "Task(executorPreference: executor) { await self.loadCancelled(url, number: number) }.",
+                "defer { if loadsInProgress[url]?.number == load.number { loadsInProgress[url] = nil } }, "
+                    + "then return try await withTaskCancellationHandler { try await load.task.value } onCancel: …",
             ],
             runs: [
+                RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
                 RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse")),
+                RunSpec(label: "flaky", step: .this, scenario: .builtIn("flaky")),
                 RunSpec(label: "mix-up", step: .this, scenario: .builtIn("mix-up")),
             ],
             expectations: [
                 Expectation(.screenFilled, on: "slow-reuse", says: "every row should end with its poster"),
                 Expectation(
-                    .metric("requests_cancelled", of: "slow-reuse"), .atLeast,
-                    .baseline("requests_cancelled", of: "slow-reuse"),
-                    says: "a download nobody waits for any more should stop"),
+                    .metric("duplicate_downloads", of: "course"), .atMost,
+                    .baseline("duplicate_downloads", of: "course"),
+                    says: "a row that wants a poster already on its way should join its load"),
                 Expectation(
-                    .metric("bytes_wasted", of: "slow-reuse"), .atMost,
-                    .baseline("bytes_wasted", of: "slow-reuse"),
-                    times: 1.1, says: "rows that left should not keep downloading"),
+                    .metric("bytes_downloaded", of: "slow-reuse"), .atMost,
+                    .baseline("bytes_downloaded", of: "slow-reuse"), times: 1.05,
+                    says: "a load no row waits for should be cancelled: does the handler reach the actor?"),
+                Expectation(.noWrongImage, on: "mix-up", says: "no row should show another row's poster"),
                 Expectation(
-                    .metric("placeholder_row_seconds", of: "slow-reuse"), .atMost,
-                    .baseline("placeholder_row_seconds", of: "slow-reuse"),
-                    says: "a load should not stop while the user scrolls: a row they come back to waits again"
-                ),
-                Expectation(.screenFilled, on: "mix-up", says: "every row should end with its poster"),
-                Expectation(
-                    .noWrongImage, on: "mix-up", says: "a row that left should not get its poster"),
-                Expectation(
-                    .finalScreenAsShipped, on: "mix-up",
-                    says: "row 13 should still get the poster row 15 gave up: is the load counted by rows?"),
+                    .finalScreenAsShipped, on: "flaky",
+                    says: "a row whose load failed should try again at the next stop: is the load forgotten?"),
             ],
-            // In step 5 as shipped a row gives up a shared load only while downloads are held (a drag), so
-            // no run tells a leave without the reference count from the right code: the loader's own test,
-            // two rows sharing a load while the table is still, does.
-            tests: "ImageLoaderTests",
             mutants: [
                 Mutant(
-                    "a leave that never resumes the row's continuation", file: "ImageLoader.swift",
-                    inside: "private func leave", "        waiter.resume(throwing: CancellationError())\n", ""
-                ),
+                    "every row starts its own load", file: "ImageLoader.swift", inside: "func image",
+                    "loadsInProgress[url] ?? startLoad(for: url)", "startLoad(for: url)"),
                 Mutant(
-                    "a load stopped even while the user scrolls", file: "ImageLoader.swift",
-                    inside: "private func leave",
-                    "if load.waiters.isEmpty && (!downloadSlots.isSuspended || load.hasStarted) {",
-                    "if load.waiters.isEmpty {"),
+                    "a row that joins is not counted", file: "ImageLoader.swift", inside: "func image",
+                    "        load.waiting += 1\n", ""),
                 Mutant(
-                    "a started download kept going while the user scrolls", file: "ImageLoader.swift",
-                    inside: "private func leave",
-                    "if load.waiters.isEmpty && (!downloadSlots.isSuspended || load.hasStarted) {",
-                    "if load.waiters.isEmpty && !downloadSlots.isSuspended {"),
+                    "a cancellation handler that never tells the actor", file: "ImageLoader.swift",
+                    inside: "func image",
+                    "Task(executorPreference: executor) { await self.loadCancelled(url, number: number) }",
+                    "_ = number"),
                 Mutant(
-                    "the row's continuation looked up but not removed", file: "ImageLoader.swift",
-                    inside: "private func leave", "load.waiters.removeValue(forKey: number)",
-                    "load.waiters[number]"),
-                Mutant(
-                    "a load stopped when any one row leaves (no reference count)", file: "ImageLoader.swift",
-                    inside: "private func leave",
-                    "if load.waiters.isEmpty && (!downloadSlots.isSuspended || load.hasStarted) {",
-                    "if !downloadSlots.isSuspended || load.hasStarted {", byTests: true),
+                    "a finished load never forgotten", file: "ImageLoader.swift", inside: "func image",
+                    "if loadsInProgress[url]?.number == load.number { loadsInProgress[url] = nil }",
+                    "_ = load"),
+            ]),
+        Exercise(
+            id: "5.2", title: "Without cancel on reuse", step: 5, kind: .run,
+            task: """
+                Predict: with --without cancel-on-reuse (no cancel in prepareForReuse, no guard after the \
+                await), does step 5 show the same wrong picture as step 4 on mix-up?
+                """,
+            commands: [
+                "swift run Step5Concurrency --scenario mix-up --without cancel-on-reuse",
+                "swift run Step4CacheAndPrefetch --scenario mix-up --without cancel-on-reuse",
+            ],
+            hints: ["Look at wrong_image_events and late_completions in both reports."],
+            runs: [
+                RunSpec(
+                    label: "step 5", step: .this, scenario: .builtIn("mix-up"),
+                    options: ["--without", "cancel-on-reuse"]),
+                RunSpec(
+                    label: "step 4", step: .previous, scenario: .builtIn("mix-up"),
+                    options: ["--without", "cancel-on-reuse"]),
+            ],
+            expectations: [
+                Expectation(
+                    .metric("wrong_image_events", of: "step 5"), .above, .number(0),
+                    says: "a task that was not cancelled should draw into the cell its row left"),
+                Expectation(
+                    .metric("wrong_image_events", of: "step 5"), .equal,
+                    .metric("wrong_image_events", of: "step 4"),
+                    says: "the translation should make step 4's mistake, no more, no less"),
             ]),
     ]
 

@@ -2,10 +2,6 @@ import Shared
 
 /// The memory cache: filtered posters by URL, bounded by their total cost in bytes, evicting the least
 /// recently used first.
-///
-/// It lives on the main actor, as Nuke's and Kingfisher's memory caches are read on the main thread:
-/// `cellForRow` shows a cached poster at once, without a suspension in between.
-@PhoneMainActor
 final class ImageCache {
     /// The most bytes of images the cache holds.
     let totalCostLimit: Int
@@ -53,11 +49,9 @@ final class ImageCache {
         }
     }
 
-    /// Empties the cache except for the URLs given (the posters on screen).
-    func removeAll(keeping kept: Set<URL>) {
-        for url in entries.keys where !kept.contains(url) {
-            totalCost -= entries[url]!.cost
-            entries.removeValue(forKey: url)
-        }
+    /// Empties the cache, as a memory warning asks.
+    func removeAll() {
+        entries.removeAll()
+        totalCost = 0
     }
 }

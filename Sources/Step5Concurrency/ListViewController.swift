@@ -1,80 +1,45 @@
 import Shared
 
-import func Foundation.log
-
-/// The hot-movies list, fifth version: step 4's app in Swift concurrency. Each cell's poster loads in a
-/// `Task` the cell cancels when it is reused; an actor keeps one load per URL; posters are decoded at
-/// the cell's pixel size. Rows that a slow drag brings on screen load at once, and the rows a fling will
-/// stop on load from the moment the finger lifts, which fills the screen without step 4's prefetch
-/// guesses (the low-priority prefetch tasks are still here, to measure).
+/// The hot-movies list, fifth version: step 4's app in Swift concurrency. A memory cache and a disk
+/// cache, one load per URL (an actor's), five downloads at once, a task per cell that reuse cancels
+/// (with a guard so a late answer never draws into the wrong cell), and a prefetch of the next rows
+/// when the table stops.
 ///
-/// The controller is isolated to `PhoneMainActor`, the simulated phone's stand-in for `@MainActor`.
-/// The look-alike UIKit in `Shared` is not annotated (steps 1–4 have no actors), so each callback enters
-/// the actor with `PhoneMainActor.assumeIsolated`, as code does for a callback that is not annotated.
-@PhoneMainActor
-final class ListViewController: TableViewController {
-    /// The cell's image view, 56 × 76 points, in pixels at the phone's 2× scale.
-    nonisolated static let posterPixels = (width: 112, height: 152)
-
+/// `@unchecked Sendable` as UIKit's view controllers are `Sendable`, by being isolated to the main actor:
+/// its tasks carry it back to the main actor, and only the main thread uses it.
+final class ListViewController: TableViewController, @unchecked Sendable {
     var movies = RowRecords<MovieRecord>()
-    let imageLoader: ImageLoader
-    /// The memory cache, the failed URLs and the cells, where the tasks bring their answers.
-    private(set) lazy var display = PosterDisplay(
-        tableView: tableView,
-        // Filtered posters in memory: about 25 of them, as many as step 4's 5 MB holds at full size.
-        imageCache: ImageCache(
-            totalCostLimit: techniques.contains(.decodeAtDisplaySize) ? 1_450_000 : 5_000_000))
-    var imageCache: ImageCache { display.imageCache }
-    /// URLs that failed in this launch: not tried again until the next one.
-    var failedURLs: Set<URL> { display.failedURLs }
-    /// How many rows past the screen to prefetch when the table stops, as in step 4.
+    /// The parts that are on (all, unless `--without` turns some off).
+    let techniques: Set<Technique>
+    let concurrency: Int
+    /// Filtered posters in memory, by URL, within a cost limit.
+    let imageCache: ImageCache
+    /// Downloaded posters on disk, kept across launches.
+    lazy var diskCache: DiskCache? =
+        techniques.contains(.diskCache)
+        ? DiskCache(directory: Disk.shared.cachesDirectory.appendingPathComponent("Posters")) : nil
+    /// The loads in progress, one per URL, and their queues.
+    lazy var imageLoader = ImageLoader(
+        concurrency: concurrency, diskCache: diskCache, oneLoadPerURL: techniques.contains(.oneLoadPerURL))
+    /// Every visible row's task whose work is under way, by row.
+    var loadsInProgress: [IndexPath: Task<Void, Never>] = [:]
+    /// The prefetches under way: tasks for rows just past the screen, with no cell.
+    var prefetchLoads: [Task<Void, Never>] = []
+    /// How many rows past the screen are prefetched when the table stops.
     let prefetchDistance = 2
-    /// How many short scrolls in one direction, in a row, make a reader whose next rows are worth a guess.
-    let scrollsThatMakeAReader = 2
-    /// The scroll that led to the last stop: its direction, and whether it was short (reading).
-    private var lastScroll = (isDown: true, isShort: true)
-    /// How many short scrolls in `lastScroll`'s direction led, one after another, to the last stop.
-    private var shortScrollsInARow = 0
-    let techniques: Techniques
-    private var lastStopOffset = 0.0
-    /// The task loading each visible row's poster for a cell, until it ends.
-    private var loadTasks: [IndexPath: Task<Void, Never>] = [:]
-    /// The task prefetching each row of the prefetch window, until it ends.
-    private var prefetchTasks: [Int: Task<Void, Never>] = [:]
-    /// Virtual time, to tell how fast the finger drags.
-    let clock = PhoneClock()
-    /// Where the table was at the last scroll callback of a drag, and when.
-    private var lastDragSample: (offset: Double, time: PhoneClock.Instant)?
-    /// Whether the finger drags at reading pace: rows it brings on screen load at once.
-    private(set) var isDraggingSlowly = false
-    /// The rows a fling will come to rest on, from the finger's lift until the table stops or a touch
-    /// catches it: their downloads start while the table coasts.
-    private var targetRows: Set<IndexPath> = []
-    /// The task loading each target row's poster before the row has a cell, until it ends.
-    private var targetTasks: [IndexPath: Task<Void, Never>] = [:]
 
-    init(concurrency: Int, techniques: Techniques) {
+    /// `concurrency`, when given, overrides the five downloads at once.
+    init(techniques: Set<Technique>, concurrency: Int?) {
         self.techniques = techniques
-        imageLoader = ImageLoader(
-            executor: SimulatedTaskExecutor(), techniques: techniques, displayPixels: Self.posterPixels,
-            concurrency: concurrency,
-            diskCache: DiskCache(
-                directory: Disk.shared.cachesDirectory.appendingPathComponent("Posters"),
-                sizeLimit: 20_000_000),
-            clock: clock)
+        self.concurrency = concurrency ?? (techniques.contains(.extraConcurrency) ? 5 : 1)
+        imageCache = ImageCache(totalCostLimit: techniques.contains(.memoryCache) ? 5_000_000 : 0)
         super.init()
     }
 
-    nonisolated override func viewDidLoad() {
+    override func viewDidLoad() {
         super.viewDidLoad()
-        PhoneMainActor.assumeIsolated(self) { controller in
-            controller.tableView.register(MovieCell.self, forCellReuseIdentifier: "CellIdentifier")
-            controller.display.remembersFailures = controller.techniques.contains(.rememberFailures)
-            controller.display.loadEnded = { [unowned controller] in controller.loadEnded(at: $0) }
-            controller.display.prefetchEnded = { [unowned controller] in controller.prefetchEnded(row: $0) }
-            controller.display.targetEnded = { [unowned controller] in controller.targetTasks[$0] = nil }
-            controller.fetchMovieDetails()
-        }
+        tableView.register(MovieCell.self, forCellReuseIdentifier: "CellIdentifier")
+        fetchMovieDetails()
     }
 
     /// Reads the bundled movie list into records.
@@ -83,30 +48,23 @@ final class ListViewController: TableViewController {
         tableView.reloadData()
     }
 
-    nonisolated override func didReceiveMemoryWarning() {
+    override func didReceiveMemoryWarning() {
         super.didReceiveMemoryWarning()
-        PhoneMainActor.assumeIsolated(self) { controller in controller.trimCaches() }
-    }
-
-    /// Keeps only the posters on screen (the disk still has the rest) and drops the guesses.
-    func trimCaches() {
-        let onScreen = (tableView.indexPathsForVisibleRows ?? []).compactMap { movies[$0.row].url }
-        imageCache.removeAll(keeping: techniques.contains(.keepOnScreen) ? Set(onScreen) : [])
+        // As the multi-image article: empty the memory cache and cancel every task. Posters already
+        // in cells stay there; rows still waiting start again at the next stop.
+        imageCache.removeAll()
+        for indexPath in loadsInProgress.keys.sorted() {
+            loadsInProgress.removeValue(forKey: indexPath)?.cancel()
+            (tableView.cellForRow(at: indexPath) as? MovieCell)?.loadTask = nil
+        }
         cancelPrefetching()
-        cancelTargetLoads(keeping: [])
     }
 
-    nonisolated override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
-        PhoneMainActor.assumeIsolated(self) { controller in controller.movies.count }
+    override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
+        movies.count
     }
 
-    nonisolated override func tableView(
-        _ tableView: TableView, cellForRowAt indexPath: IndexPath
-    ) -> TableViewCell {
-        PhoneMainActor.assumeIsolated(self) { controller in controller.configuredCell(at: indexPath) }
-    }
-
-    func configuredCell(at indexPath: IndexPath) -> MovieCell {
+    override func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell =
             tableView.dequeueReusableCell(withIdentifier: "CellIdentifier", for: indexPath) as! MovieCell
         // A spinner tells the user the poster is on its way.
@@ -114,9 +72,10 @@ final class ListViewController: TableViewController {
             cell.accessoryView = ActivityIndicatorView()
         }
         let indicator = cell.accessoryView!
+        cell.cancelsLoadOnReuse = techniques.contains(.cancelOnReuse)
         let movieRecord = movies[indexPath.row]
         cell.textLabel.text = movieRecord.name
-        guard let url = movieRecord.url, !failedURLs.contains(url) else {
+        guard let url = movieRecord.url else {
             indicator.stopAnimating()
             cell.textLabel.text = "Failed to load"
             cell.imageView.image = Image.failed
@@ -128,290 +87,144 @@ final class ListViewController: TableViewController {
             cell.imageView.image = image
             return cell
         }
+        // The placeholder first: a reused cell must not go on showing its last row's poster.
         cell.imageView.image = Image.placeholder
         indicator.startAnimating()
-        // Start work while the table is still, or while the finger drags at reading pace; rows flown
-        // past may never be looked at. A poster already on disk costs no network, so it is read even
-        // mid-scroll.
+        // Only start work while the table is still; scrolling rows may never be looked at.
         if !tableView.isDragging && !tableView.isDecelerating {
-            startLoad(for: cell, url: url, at: indexPath)
-        } else if techniques.contains(.diskWhileScrolling), imageLoader.isOnDisk(url) {
-            startLoad(for: cell, url: url, at: indexPath)
-        } else if isDraggingSlowly {
-            // Reading pace: the row will most likely be on screen when the table stops.
-            startLoad(for: cell, url: url, at: indexPath)
-        } else if targetRows.contains(indexPath) {
-            // The table will stop here: join the load its lift started.
-            startLoad(for: cell, url: url, at: indexPath)
-        } else if techniques.contains(.rateLimiter), targetRows.isEmpty {
-            // The load takes its place in the line; the rate limiter decides whether it starts before
-            // the table stops. Reusing the cell cancels it, as for any load. (A table coasting to a
-            // known target loads only there.)
-            startLoad(for: cell, url: url, at: indexPath)
+            startLoad(for: movieRecord, indexPath: indexPath, cell: cell)
         }
         return cell
     }
 
-    /// Starts the task that loads a cell's poster; the cell keeps it, to cancel it when reused.
-    func startLoad(for cell: MovieCell, url: URL, at indexPath: IndexPath) {
+    /// Starts a row's task: it waits for the poster (joining the URL's load if one is under way) and
+    /// comes back to the main actor with it.
+    @discardableResult
+    func startLoad(
+        for movieRecord: MovieRecord, indexPath: IndexPath, cell: MovieCell?, priority: TaskPriority = .medium
+    ) -> Task<Void, Never>? {
+        guard let url = movieRecord.url else { return nil }
         let imageLoader = imageLoader
-        let display = display
-        // The task runs on the phone's cooperative pool (its executor preference) and holds only
-        // `Sendable` things; it comes to the main actor once, to show its answer.
-        let task = Task(executorPreference: imageLoader.executor, priority: .userInitiated) {
-            let result: Result<Image, any Error>
+        let task = Task(executorPreference: imageLoader.executor, priority: priority) {
+            let image: Image?
             do {
-                result = .success(
-                    try await imageLoader.image(for: url) { decoded in
-                        await display.preview(decoded, at: indexPath)
-                    })
+                image = try await imageLoader.image(for: url)
             } catch {
-                result = .failure(error)
+                // Cancelled, and the load with it: nothing to show.
+                return
             }
-            // Cancelled while the poster was on its way: nothing to show, no trip to the main actor.
-            guard !Task.isCancelled else { return }
-            await display.show(result, for: url, at: indexPath)
+            await self.finishLoad(for: url, with: image, at: indexPath, cell: cell)
         }
-        cell.loadTask = task
-        loadTasks[indexPath] = task
+        if let cell {
+            cell.loadTask = task
+            loadsInProgress[indexPath] = task
+        }
+        return task
     }
 
-    nonisolated override func scrollViewWillBeginDragging(_ scrollView: TableView) {
-        PhoneMainActor.assumeIsolated(self) { controller in
-            // The user is looking for something: hold the downloads not yet started. Prefetches already
-            // flowing go on; those for rows that leave the prefetch window are given up at the next stop.
-            controller.imageLoader.suspendDownloads(true)
-            if !controller.techniques.contains(.prefetchWindow) {
-                controller.cancelPrefetching()
-            }
-            // A touch that catches a coasting table proves its target wrong.
-            let onScreen = Set(controller.tableView.indexPathsForVisibleRows ?? [])
-            controller.cancelTargetLoads(keeping: onScreen)
-            controller.lastDragSample = (controller.tableView.contentOffset, controller.clock.now)
+    /// Caches the poster and shows it (or the failure image) in the row's cell, if it has one: the row's
+    /// task comes to the main actor for it, where step 4's completion blocks hopped to the main queue.
+    @PhoneMainActor
+    func finishLoad(for url: URL, with image: Image?, at indexPath: IndexPath, cell: MovieCell?) {
+        // The guard against late answers: a task cancelled while it waited (its cell reused, its row
+        // gone) draws nothing, even when the load went on for another row.
+        guard !Task.isCancelled || !techniques.contains(.cancelOnReuse) else { return }
+        if let image, !imageCache.contains(url) {
+            imageCache.setImage(image, forKey: url)
         }
-    }
-
-    nonisolated override func scrollViewDidScroll(_ scrollView: TableView) {
-        PhoneMainActor.assumeIsolated(self) { controller in
-            controller.cancelPrefetchingOutsideWindow()
-            if controller.techniques.contains(.slowDragLoading) {
-                controller.measureDragPace()
-            }
+        guard let cell else { return }
+        loadsInProgress.removeValue(forKey: indexPath)
+        cell.loadTask = nil
+        cell.imageView.image = image ?? Image.failed
+        cell.accessoryView?.stopAnimating()
+        if image == nil {
+            cell.textLabel.text = "Failed to load"
         }
     }
 
-    /// Tells from the finger's speed since the last scroll callback whether it drags at reading pace
-    /// (at most a screen a second), and lets visible rows' downloads start while it does.
-    func measureDragPace() {
-        var isSlow = false
-        let now = clock.now
-        if tableView.isDragging, let last = lastDragSample {
-            let seconds = Double(now.microseconds - last.time.microseconds) / 1_000_000
-            let distance = abs(tableView.contentOffset - last.offset)
-            isSlow = seconds > 0 && distance <= tableView.viewportHeight * seconds
-        }
-        lastDragSample = tableView.isDragging ? (tableView.contentOffset, now) : nil
-        guard isSlow != isDraggingSlowly else { return }
-        isDraggingSlowly = isSlow
-        imageLoader.letVisibleRowsStart(isSlow || !targetRows.isEmpty)
+    override func scrollViewWillBeginDragging(_ scrollView: TableView) {
+        // The user is looking for something: hold all work until the table stops, and give the
+        // prefetches up, as the prefetcher does when dragging begins.
+        suspendAllOperations()
+        cancelPrefetching()
     }
 
-    nonisolated override func scrollViewWillEndDragging(
-        _ scrollView: TableView, withVelocity velocity: Double, targetContentOffset: Double
-    ) {
-        guard velocity != 0 else { return }
-        PhoneMainActor.assumeIsolated(self) { controller in
-            if controller.techniques.contains(.loadAtTarget) {
-                controller.loadImagesForTargetCells(at: targetContentOffset, movingDown: velocity > 0)
-            }
-        }
-    }
-
-    /// The finger lifts on a fling: the rows the table will stop on start loading now, while it
-    /// coasts, and then the rows it creeps past on the way in (at a quarter of a screen a second or
-    /// slower, nearest first), which the user sees for a while. UIKit's deceleration multiplies the
-    /// velocity by `decelerationRate` every millisecond, so a table at a speed has `speed / -ln(rate)`
-    /// points left to go. A row on screen already loads for its cell; the others load into the memory
-    /// cache, and the cell each gets on the way joins its load. The rows flown past still wait.
-    func loadImagesForTargetCells(at targetContentOffset: Double, movingDown: Bool) {
-        let height = tableView.viewportHeight
-        let crawl = height / 4000
-        let approach = crawl / -log(tableView.decelerationRate)
-        let atRest = tableView.indexPathsForRows(from: targetContentOffset, to: targetContentOffset + height)
-        let onTheWay =
-            movingDown
-            ? tableView.indexPathsForRows(from: targetContentOffset - approach, to: targetContentOffset)
-                .reversed()
-            : tableView.indexPathsForRows(
-                from: targetContentOffset + height, to: targetContentOffset + height + approach)
-        let targets = atRest + onTheWay.filter { !atRest.contains($0) }
-        targetRows = Set(targets)
-        let imageLoader = imageLoader
-        let display = display
-        for indexPath in targets where targetTasks[indexPath] == nil {
-            guard let url = movies[indexPath.row].url, !failedURLs.contains(url), !imageCache.contains(url)
-            else { continue }
-            if let cell = tableView.cellForRow(at: indexPath) as? MovieCell {
-                if cell.loadTask == nil { startLoad(for: cell, url: url, at: indexPath) }
-                continue
-            }
-            targetTasks[indexPath] = Task(executorPreference: imageLoader.executor, priority: .userInitiated)
-            {
-                let image = try? await imageLoader.image(for: url)
-                guard !Task.isCancelled else { return }
-                await display.loadedAhead(image, for: url, at: indexPath)
-            }
-        }
-        imageLoader.letVisibleRowsStart(true)
-    }
-
-    /// Gives up the target rows' loads but those for `rows` (a cell that joined one keeps it going),
-    /// and holds the visible rows' downloads again unless the finger drags slowly.
-    func cancelTargetLoads(keeping rows: Set<IndexPath>) {
-        for indexPath in targetTasks.keys.sorted() where !rows.contains(indexPath) {
-            targetTasks.removeValue(forKey: indexPath)?.cancel()
-        }
-        guard !targetRows.isEmpty else { return }
-        targetRows = []
-        if !isDraggingSlowly { imageLoader.letVisibleRowsStart(false) }
-    }
-
-    nonisolated override func scrollViewDidEndDragging(
-        _ scrollView: TableView, willDecelerate decelerate: Bool
-    ) {
+    override func scrollViewDidEndDragging(_ scrollView: TableView, willDecelerate decelerate: Bool) {
         // No deceleration means the table has stopped under the finger.
         if !decelerate {
-            PhoneMainActor.assumeIsolated(self) { controller in controller.tableStopped() }
+            loadImagesForOnscreenCells()
+            resumeAllOperations()
+        } else {
+            // Deceleration begins: no prefetch while the table moves.
+            cancelPrefetching()
         }
     }
 
-    nonisolated override func scrollViewDidEndDecelerating(_ scrollView: TableView) {
-        PhoneMainActor.assumeIsolated(self) { controller in controller.tableStopped() }
-    }
-
-    /// The table is at rest: the visible rows' loads go first, then the held downloads may start.
-    func tableStopped() {
-        let onScreen = Set(tableView.indexPathsForVisibleRows ?? [])
-        cancelTargetLoads(keeping: onScreen)
-        if isDraggingSlowly {
-            isDraggingSlowly = false
-            imageLoader.letVisibleRowsStart(false)
-        }
+    override func scrollViewDidEndDecelerating(_ scrollView: TableView) {
         loadImagesForOnscreenCells()
-        imageLoader.suspendDownloads(false)
+        resumeAllOperations()
     }
 
-    /// Cancels the tasks of rows that left the screen, starts a task for each visible row still
-    /// waiting, then moves the prefetch window.
+    func suspendAllOperations() {
+        imageLoader.downloadQueue.isSuspended = true
+        imageLoader.filtrationQueue.isSuspended = true
+    }
+
+    func resumeAllOperations() {
+        imageLoader.downloadQueue.isSuspended = false
+        imageLoader.filtrationQueue.isSuspended = false
+    }
+
+    /// Cancels the tasks of rows that left the screen, starts a task for each visible row not yet
+    /// pending, then prefetches the next rows.
     func loadImagesForOnscreenCells() {
         guard let pathsArray = tableView.indexPathsForVisibleRows else { return }
+        // Every row with a task pending for its cell (prefetches aside).
+        let allPendingOperations = Set(loadsInProgress.filter { !$0.value.isCancelled }.keys)
+        // Pending rows that are no longer visible: their tasks are cancelled.
         let visiblePaths = Set(pathsArray)
-        // Sorted, so every run cancels in the same order.
-        for indexPath in loadTasks.keys.sorted() where !visiblePaths.contains(indexPath) {
-            loadTasks.removeValue(forKey: indexPath)?.cancel()
+        let toBeCancelled = allPendingOperations.subtracting(visiblePaths)
+        // Visible rows with nothing pending: their work starts.
+        let toBeStarted = visiblePaths.subtracting(allPendingOperations)
+        // Sets have no order; sorting keeps every run the same.
+        for indexPath in toBeCancelled.sorted() {
+            loadsInProgress.removeValue(forKey: indexPath)?.cancel()
         }
-        for indexPath in pathsArray {
+        for indexPath in toBeStarted.sorted() {
             guard let cell = tableView.cellForRow(at: indexPath) as? MovieCell, cell.loadTask == nil,
-                cell.imageView.image?.kind == .placeholder, let url = movies[indexPath.row].url
+                cell.imageView.image?.kind == .placeholder
             else { continue }
-            if let image = imageCache.image(forKey: url) {
+            // Cached while the row waited (another row, or a prefetch, brought it).
+            if let url = movies[indexPath.row].url, let image = imageCache.image(forKey: url) {
                 cell.imageView.image = image
                 cell.accessoryView?.stopAnimating()
                 continue
             }
-            startLoad(for: cell, url: url, at: indexPath)
+            startLoad(for: movies[indexPath.row], indexPath: indexPath, cell: cell)
         }
-        if techniques.contains(.prefetch) {
-            updatePrefetchWindow(after: pathsArray)
-            prefetchIfScreenIsFilled()
-        }
+        prefetchImages(after: pathsArray)
     }
 
-    /// A visible row's task ended (with a poster, a failure, or cancelled): it no longer holds up the
-    /// prefetch.
-    func loadEnded(at indexPath: IndexPath) {
-        loadTasks[indexPath] = nil
-        if techniques.contains(.prefetch) {
-            prefetchIfScreenIsFilled()
-        }
-    }
-
-    // MARK: Prefetching
-
-    /// The rows to prefetch once the screen has its posters: the next rows in the scroll direction.
-    private var prefetchWindow: [Int] = []
-
-    /// Moves the prefetch window to the row just past the screen in the direction the user was
-    /// scrolling, and cancels the prefetch tasks of rows that left it; those still in it go on. The
-    /// window is empty unless the user reads on (step 4's rule): `scrollsThatMakeAReader` scrolls of at
-    /// most a screen each, one after another in one direction.
-    func updatePrefetchWindow(after visibleRows: [IndexPath]) {
-        guard let first = visibleRows.first?.row, let last = visibleRows.last?.row else { return }
-        let scrolled = tableView.contentOffset - lastStopOffset
-        // A touch that did not move the table changes no guess.
-        guard scrolled != 0 else { return }
-        let scroll = (isDown: scrolled > 0, isShort: abs(scrolled) <= tableView.viewportHeight)
-        let goesOn = scroll.isShort && lastScroll.isShort && scroll.isDown == lastScroll.isDown
-        shortScrollsInARow = !scroll.isShort ? 0 : goesOn ? shortScrollsInARow + 1 : 1
-        let readsOn = shortScrollsInARow >= scrollsThatMakeAReader
-        let distance = readsOn ? prefetchDistance : 0
-        lastStopOffset = tableView.contentOffset
-        lastScroll = scroll
-        prefetchWindow =
-            scroll.isDown
-            ? Array((last + 1)..<min(movies.count, last + 1 + distance))
-            : Array(stride(from: first - 1, through: max(0, first - distance), by: -1))
-        let window = Set(prefetchWindow)
-        for row in prefetchTasks.keys.sorted() where !window.contains(row) {
-            prefetchTasks.removeValue(forKey: row)?.cancel()
-        }
-    }
-
-    /// Warms the memory cache for the prefetch window, one low-priority task per row, but only once
-    /// every visible row has its poster and the table is still: a guess never takes bandwidth from the
-    /// rows the user is looking at.
-    func prefetchIfScreenIsFilled() {
-        let waitingForScreen = loadTasks.values.contains { !$0.isCancelled }
-        guard !waitingForScreen, !tableView.isDragging, !tableView.isDecelerating else { return }
-        let rows = prefetchWindow
-        prefetchWindow = []
-        let imageLoader = imageLoader
-        let display = display
-        for row in rows where prefetchTasks[row] == nil {
-            guard let url = movies[row].url, !failedURLs.contains(url), !imageCache.contains(url) else {
-                continue
+    /// The prefetcher: loads the posters of the next rows at low priority, so the next short scroll
+    /// finds them in the cache; the visible rows' work goes first.
+    func prefetchImages(after visibleRows: [IndexPath]) {
+        cancelPrefetching()
+        guard techniques.contains(.prefetch), let last = visibleRows.last?.row else { return }
+        for row in (last + 1)..<min(movies.count, last + 1 + prefetchDistance) {
+            guard let url = movies[row].url, !imageCache.contains(url) else { continue }
+            let indexPath = IndexPath(row: row, section: 0)
+            if let load = startLoad(for: movies[row], indexPath: indexPath, cell: nil, priority: .low) {
+                prefetchLoads.append(load)
             }
-            prefetchTasks[row] = Task(executorPreference: imageLoader.executor, priority: .low) {
-                let image = try? await imageLoader.image(for: url)
-                guard !Task.isCancelled else { return }
-                await display.prefetched(image, for: url, row: row)
-            }
-        }
-    }
-
-    /// A row's prefetch ended.
-    func prefetchEnded(row: Int) {
-        prefetchTasks[row] = nil
-    }
-
-    /// As the table scrolls, cancels the prefetch of each row that is no longer within
-    /// `prefetchDistance` rows of the screen: a drag toward it keeps it (it is about to show), a drag
-    /// away or a fling past it ends it at once, not at the next stop.
-    func cancelPrefetchingOutsideWindow() {
-        guard !prefetchTasks.isEmpty, let visible = tableView.indexPathsForVisibleRows,
-            let first = visible.first?.row, let last = visible.last?.row
-        else { return }
-        let window = (first - prefetchDistance)...(last + prefetchDistance)
-        for row in prefetchTasks.keys.sorted() where !window.contains(row) {
-            prefetchTasks.removeValue(forKey: row)?.cancel()
         }
     }
 
     /// Gives up every prefetch that has not finished.
     func cancelPrefetching() {
-        for row in prefetchTasks.keys.sorted() {
-            prefetchTasks.removeValue(forKey: row)?.cancel()
+        let loads = prefetchLoads
+        prefetchLoads = []
+        for load in loads {
+            load.cancel()
         }
-        prefetchWindow = []
     }
 }

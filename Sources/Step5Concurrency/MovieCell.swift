@@ -1,18 +1,22 @@
 import Shared
 
 /// A row's cell that owns the task loading its poster, and cancels it when it is reused.
-@PhoneMainActor
-final class MovieCell: TableViewCell {
+///
+/// `@unchecked Sendable` as UIKit's views are `Sendable`, by being isolated to the main actor: a row's
+/// task carries its cell back to the main actor, and only the main thread uses it.
+final class MovieCell: TableViewCell, @unchecked Sendable {
     /// The task loading this cell's poster, if any.
     var loadTask: Task<Void, Never>?
+    /// Whether reuse cancels the task (always, unless `--without cancel-on-reuse`).
+    var cancelsLoadOnReuse = true
 
-    nonisolated override func prepareForReuse() {
+    override func prepareForReuse() {
         super.prepareForReuse()
-        PhoneMainActor.assumeIsolated(self) { cell in
+        if cancelsLoadOnReuse {
             // The row this cell showed is gone: its poster is no longer wanted here.
-            cell.loadTask?.cancel()
-            cell.loadTask = nil
-            cell.imageView.image = nil
+            loadTask?.cancel()
+            loadTask = nil
         }
+        imageView.image = nil
     }
 }

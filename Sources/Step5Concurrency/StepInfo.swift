@@ -3,21 +3,14 @@ import Shared
 /// What the harness (and the tests) need to run this step.
 enum StepInfo: WorkbookStep {
     static let name = "Step5Concurrency"
-    static let summary = "the same app in Swift concurrency, decoding at display size, as image libraries do"
-    /// What `--without` may turn off here; the others are measured and left out (`Techniques`).
+    static let summary = "the same app as step 4 in Swift concurrency: async loads, an actor, a task per cell"
+    /// What `--without` may turn off here.
     static let techniques = Technique.allCases.map(\.rawValue)
 
     /// Makes the app's first screen; the harness calls it on the simulated main thread at each launch.
     static func makeApp(_ options: RunOptions) -> TableViewController {
-        makeApp(options, techniques: .all)
-    }
-
-    /// Makes the app with only some of the libraries' techniques (for the ablation table), less those
-    /// the command line's `--without` names.
-    static func makeApp(_ options: RunOptions, techniques: Techniques) -> TableViewController {
-        let techniques = techniques.subtracting(Techniques(options.without))
-        return PhoneMainActor.assumeIsolated {
-            ListViewController(concurrency: options.concurrency ?? 5, techniques: techniques)
-        }
+        let turnedOff = options.without.compactMap(Technique.init(rawValue:))
+        return ListViewController(
+            techniques: Set(Technique.allCases).subtracting(turnedOff), concurrency: options.concurrency)
     }
 }

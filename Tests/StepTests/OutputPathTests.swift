@@ -375,11 +375,9 @@ extension ProcessTests {
             let typo = try Self.runChild(.concurrency, ["--without", "prefetchh"], deadline: 20)
             #expect(typo.status == 2)
             #expect(Self.lines(typo.errors).count == 1, "\(typo.errors)")
-            // Step 4's and not step 5's.
-            #expect(!typo.errors.contains("memory-cache") && !typo.errors.contains("windowed-cancel"))
-            #expect(
-                typo.errors.contains("decode-at-display-size") && typo.errors.contains("disk-while-scrolling")
-            )
+            // Step 5's, which are step 4's, and none of another step's.
+            #expect(typo.errors.contains("one-load-per-url") && typo.errors.contains("extra-concurrency"))
+            #expect(!typo.errors.contains("decode-at-display-size"))
             let unknown = try Self.runChild(["--sead", "7"], deadline: 20)
             #expect(unknown.status == 2 && Self.lines(unknown.errors).count == 1, "\(unknown.errors)")
         }

@@ -2,11 +2,9 @@ import Posters
 import Shared
 import Synchronization
 
-@testable import Step5Concurrency
-
 /// The pixel hashes a row's own poster may show with, computed here from the generated poster with the
 /// codec alone (not through the pictures' recipes the screen audit remakes): the full-size decode, the
-/// decode at step 5's cell size, and each of them in sepia.
+/// decode at the cell's pixel size (112 × 152, 56 × 76 points at 2×), and each of them in sepia.
 final class OwnPosterPixels: Sendable {
     /// One per test process: the hashes depend on the URL alone.
     static let shared = OwnPosterPixels()
@@ -17,7 +15,7 @@ final class OwnPosterPixels: Sendable {
         if let known = hashesByURL.withLock({ $0[url] }) { return known }
         var made: Set<String> = []
         if let full = try? PNGDecoder.decode(PosterMemo.shared.png(for: url)) {
-            let size = ListViewController.posterPixels
+            let size = (width: 112, height: 152)
             let fitted = full.downsampled(toFit: size.width, size.height)
             let sepia = SepiaFilter(intensity: 0.8)
             made = Set([full, sepia.apply(to: full), fitted, sepia.apply(to: fitted)].map(\.contentHash))

@@ -142,34 +142,4 @@ extension LessonTests {
             #expect(requests.off.isEmpty, "\(scenario): rows requested while off screen: \(requests.off)")
         }
     }
-
-    @Test(
-        "A cancelled download resumes with a range request for the rest, except from a host that ignores ranges"
-    )
-    func stepFiveResumesCancelledDownloads() throws {
-        // Step 5 cancels a download nobody waits for, mid-body.
-        let cancelling = "Step5Concurrency"
-        let run = try AblationBlocks.result(cancelling, scenario: "slow-reuse")
-        var received: [String: Int] = [:]
-        var resumed = 0
-        for event in run.trace {
-            guard let url = event.text("url") else { continue }
-            if event.name == "request_cancel", let bytes = event.number("bytes") {
-                received[url, default: 0] += bytes
-            }
-            if event.name == "request_response", event.number("status") == 206 {
-                resumed += 1
-                // Only a URL with bytes left over from a cancelled transfer is resumed, never from img2.
-                #expect((received[url] ?? 0) > 0, "\(url) resumed with nothing received")
-                #expect(!url.contains("//img2."), "img2 ignores ranges")
-            }
-            if event.name == "request_end" { received[url] = nil }
-        }
-        #expect(resumed > 0)
-        // What a resume saves shows in the bytes: without it, the same run downloads more.
-        let without = try AblationBlocks.result(
-            "\(cancelling) --without resume-downloads", scenario: "slow-reuse")
-        #expect(without.events("request_response").allSatisfy { $0.number("status") != 206 })
-        #expect(run.metric("bytes_wasted") < without.metric("bytes_wasted"))
-    }
 }

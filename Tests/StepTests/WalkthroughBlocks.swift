@@ -14,7 +14,8 @@ import Shared
 /// - `<!-- workbook: run Step2Background --scenario course -->` holds that command's text report.
 /// - `<!-- workbook: table course Step1Naive Step2Background : key key … -->` holds a Markdown table of
 ///   those metrics on that scenario, a column per step (and the oracle where it applies).
-/// - `<!-- workbook: ablation -->` holds step 5's ablation table (`Step5Ablation`).
+/// - `<!-- workbook: translation : KEY … -->` holds step 4's and step 5's figures on every built-in
+///   scenario (`Step5TranslationTests`).
 /// - `<!-- workbook: compare course -->` holds `Compare`'s table for every step on that scenario.
 /// - `<!-- workbook: timeline Step1Naive course Pictures/x.svg -->` holds a link to that file, the step's
 ///   `--timeline` picture of that scenario, which is generated with the block.
@@ -175,8 +176,11 @@ enum WalkthroughBlocks {
             let rest = String(directive.dropFirst(kind.count))
             return Generated(
                 body: try kind == "columns" ? AblationBlocks.columns(rest) : AblationBlocks.ablation(rest))
-        case "step5-ablation":
-            return Generated(body: try Step5Ablation.table())
+        case "translation":
+            guard words.count >= 3, words[1] == ":" else {
+                throw WorkbookError.badInput("walkthrough: expected “translation : KEY…” in “\(directive)”")
+            }
+            return Generated(body: try Step5TranslationTests.table(keys: Array(words.dropFirst(2))))
         case "code":
             return Generated(body: try code(String(directive.dropFirst(kind.count))))
         case "diffstat":
