@@ -15,6 +15,7 @@ import Shared
 /// - `<!-- workbook: table course Step1Naive Step2Background : key key … -->` holds a Markdown table of
 ///   those metrics on that scenario, a column per step (and the oracle where it applies).
 /// - `<!-- workbook: ablation -->` holds step 5's ablation table (`Step5Ablation`).
+/// - `<!-- workbook: step6-ablation -->` holds step 6's ablation table (`Step6Ablation`).
 /// - `<!-- workbook: compare course -->` holds `Compare`'s table for every step on that scenario.
 /// - `<!-- workbook: timeline Step1Naive course Pictures/x.svg -->` holds a link to that file, the step's
 ///   `--timeline` picture of that scenario, which is generated with the block.
@@ -177,6 +178,8 @@ enum WalkthroughBlocks {
                 body: try kind == "columns" ? AblationBlocks.columns(rest) : AblationBlocks.ablation(rest))
         case "step5-ablation":
             return Generated(body: try Step5Ablation.table())
+        case "step6-ablation":
+            return Generated(body: try Step6Ablation.table())
         case "code":
             return Generated(body: try code(String(directive.dropFirst(kind.count))))
         case "diffstat":
