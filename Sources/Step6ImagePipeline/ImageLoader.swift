@@ -245,10 +245,12 @@ actor ImageLoader {
         return filtered
     }
 
+    // MARK: Retries with backoff
+
     /// Downloads a URL's bytes in a download slot, which `ticket` waits for. A transient failure is tried
     /// again after a pause that doubles each time; meanwhile the slot goes back, and the retry waits
-    /// behind every first try (step 4 queues its retry at low priority). A 404
-    /// or an invalid URL is final at once.
+    /// behind every first try (step 4 queues its retry at low priority). A 404 or an invalid URL is final
+    /// at once.
     nonisolated func download(_ url: URL, ticket: Int, meanwhile: Preview? = nil) async throws -> Data {
         var retries = 0
         while true {
@@ -278,12 +280,16 @@ actor ImageLoader {
         }
     }
 
+    // MARK: Resumable downloads
+
     /// Where a cancelled transfer leaves what it received (nil without resumable downloads): the session
     /// calls it on its own thread.
     private nonisolated var keepResumeData: (@Sendable (ResumeData) -> Void)? {
         guard techniques.contains(.resumableDownloads) else { return nil }
         return { partial in self.resumeData.withLock { $0[partial.url] = partial } }
     }
+
+    // MARK: Decoding at display size
 
     private nonisolated func decode(_ data: Data) -> Image? {
         guard techniques.contains(.decodeAtDisplaySize) else { return Image(data: data) }

@@ -192,6 +192,8 @@ final class ListViewController: TableViewController {
         }
     }
 
+    // MARK: Loading at reading pace
+
     /// Tells from the finger's speed since the last scroll callback whether it drags at reading pace
     /// (at most a screen a second), and lets visible rows' downloads start while it does.
     func measureDragPace() {
@@ -207,6 +209,8 @@ final class ListViewController: TableViewController {
         isDraggingSlowly = isSlow
         imageLoader.letVisibleRowsStart(isSlow || !targetRows.isEmpty)
     }
+
+    // MARK: Loading at the fling's target
 
     nonisolated override func scrollViewWillEndDragging(
         _ scrollView: TableView, withVelocity velocity: Double, targetContentOffset: Double
@@ -267,6 +271,8 @@ final class ListViewController: TableViewController {
         targetRows = []
         if !isDraggingSlowly { imageLoader.letVisibleRowsStart(false) }
     }
+
+    // MARK: The table at rest
 
     nonisolated override func scrollViewDidEndDragging(
         _ scrollView: TableView, willDecelerate decelerate: Bool

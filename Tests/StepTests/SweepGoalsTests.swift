@@ -1,3 +1,4 @@
+import Scenarios
 import Testing
 
 @testable import Compare
