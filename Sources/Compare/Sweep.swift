@@ -18,7 +18,7 @@ enum Sweep {
     ]
 
     /// Runs the sweep's `cases` cases and prints the table; exits 1 when a bound was beaten.
-    static func main(cases: Int, steps: [String], folder: URL, timeLimit: Int) -> Never {
+    static func main(cases: Int, steps: [String], folder: URL, timeLimit: Int, picture: URL? = nil) -> Never {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "workbook-sweep-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
         do {
@@ -61,6 +61,13 @@ enum Sweep {
         // Removed here, not in a `defer`: `exit` runs no `defer`.
         try? FileManager.default.removeItem(at: scratch)
         print(render(distances, steps: steps + ["plan"], cases: cases), terminator: "")
+        if let picture {
+            do {
+                try Data(SweepPicture.svg(distances, steps: steps, cases: cases).utf8).write(to: picture)
+            } catch {
+                Compare.fail("cannot write \(picture.path): \(SystemError.reason(error))")
+            }
+        }
         var failed = !beaten.isEmpty
         for line in beaten { Compare.say("beyond the limit: \(line)") }
         // The last step is judged against step 4, the last before Swift concurrency.

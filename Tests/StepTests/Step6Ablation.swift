@@ -19,7 +19,7 @@ enum Step6Ablation {
             name: "decode at display size", technique: .decodeAtDisplaySize, scenario: "course",
             keys: ["peak_image_memory_bytes", "main_thread_busy_ms"]),
         Entry(
-            name: "one load per URL", technique: .coalescing, scenario: "reading",
+            name: "one load per URL", technique: .coalescing, scenario: "slow-reuse",
             keys: ["requests_started", "duplicate_downloads", "bytes_wasted"]),
         Entry(
             name: "retries with backoff", technique: .retries, scenario: "flaky",
@@ -45,9 +45,6 @@ enum Step6Ablation {
         Entry(
             name: "remembered failures", technique: .rememberFailures, scenario: "flaky",
             keys: ["requests_started", "requests_failed", "bytes_downloaded"]),
-        Entry(
-            name: "visible posters kept on a memory warning", technique: .keepOnScreen, scenario: "course",
-            keys: ["placeholder_row_seconds", "memory_cache_hits", "disk_cache_hits"]),
     ]
 
     /// The Markdown table, from fresh runs.
