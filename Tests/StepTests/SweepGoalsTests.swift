@@ -128,6 +128,19 @@ import Testing
         #expect(goals.unmet.count == (wasting > 25 ? 1 : 0), "\(goals.unmet)")
     }
 
+    @Test("The waste goal is half of step 4's: a median far above the plan's, at half of step 4's, meets it")
+    func wasteIsJudgedAgainstStepFour() {
+        for (mine, met) in [(5.0, true), (5.1, false)] {
+            let goals = Self.judge(
+                Self.distances { step, key, _ in
+                    guard key == "bytes_wasted" else { return step == "Step4" ? 4 : 1 }
+                    return step == "Step4" ? 10 : step == "Step6" ? mine : 0.5
+                })
+            #expect(goals.unmet == (met ? [] : ["median waste KB at most half of Step4's"]), "\(mine)")
+            #expect(goals.report().contains("(the plan's 0.5, not a goal)"))
+        }
+    }
+
     @Test(
         "Grey row-seconds at exactly twice the plan's and half of step 4's meet the goals; a tenth more does not"
     )
