@@ -37,6 +37,9 @@ final class DownloadSlots: Sendable {
     /// Whether downloads not yet started are held (the user scrolls).
     var isSuspended: Bool { state.withLock { $0.isSuspended } }
 
+    /// How many loads wait for a slot, and how many slots are taken.
+    var counts: (waiting: Int, inUse: Int) { state.withLock { ($0.waiters.count, $0.inUse) } }
+
     /// Waits for a slot for `load`; throws `CancellationError` if the task is cancelled first.
     func acquire(for load: Int, priority: TaskPriority) async throws {
         try await withTaskCancellationHandler {
