@@ -54,18 +54,29 @@ enum SweepPicture {
                 + "(\(cases) cases)</text>",
             "<rect x=\"\(text(plot.x))\" y=\"\(text(plot.y))\" width=\"\(text(plot.width))\" "
                 + "height=\"\(text(plot.height))\" fill=\"none\" stroke=\"#999\"/>",
-            "<text x=\"\(text(plot.x - 4))\" y=\"\(text(plot.y + 8))\" text-anchor=\"end\">\(text(maxY))</text>",
+            "<text x=\"\(text(plot.x - 4))\" y=\"\(text(plot.y + 8))\" text-anchor=\"end\">\(Int(maxY))</text>",
             "<text x=\"\(text(plot.x - 4))\" y=\"\(text(plot.y + plot.height))\" text-anchor=\"end\">0</text>",
             "<text x=\"\(text(plot.x + plot.width))\" y=\"\(text(plot.y + plot.height + 14))\" "
-                + "text-anchor=\"end\">\(text(maxX)) KB</text>",
+                + "text-anchor=\"end\">\(Int(maxX)) KB</text>",
             "<text x=\"\(text(plot.x))\" y=\"\(text(plot.y + plot.height + 14))\">0</text>",
             "<text x=\"\(text(plot.x + plot.width / 2))\" y=\"\(text(plot.y + plot.height + 30))\" "
                 + "text-anchor=\"middle\">waste KB</text>",
         ]
-        for (name, waste, grey) in points {
+        // Steps at the same point share one dot, labelled with every name.
+        var merged: [(String, Double, Double)] = []
+        for point in points {
+            if let index = merged.firstIndex(where: {
+                text($0.1) == text(point.1) && text($0.2) == text(point.2)
+            }) {
+                merged[index].0 += ", \(point.0)"
+            } else {
+                merged.append(point)
+            }
+        }
+        for (name, waste, grey) in merged {
             let x = plot.x + plot.width * waste / maxX
             let y = plot.y + plot.height - plot.height * grey / maxY
-            let colour = name == "plan" ? "#c0392b" : "#2c3e50"
+            let colour = name.contains("plan") ? "#c0392b" : "#2c3e50"
             lines.append(
                 "<circle cx=\"\(text(x))\" cy=\"\(text(y))\" r=\"4\" fill=\"\(colour)\">"
                     + "<title>\(name): \(text(grey)) grey row-s, \(text(waste)) KB wasted</title></circle>")
