@@ -6,6 +6,7 @@ import PackageDescription
 /// tests and `Course` find it from there.
 let steps = [
     "Step1Naive", "Step2Background", "Step3IdleOnly", "Step4CacheAndPrefetch", "Step5Concurrency",
+    "Step6ImagePipeline",
 ]
 
 /// The layers `Shared` is built from, lowest first: each is a module in its own folder `Sources/<name>`

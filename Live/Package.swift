@@ -20,6 +20,7 @@ import PackageDescription
 /// `LiveStepTests` runs the step executables built beside it.
 let liveSteps = [
     "Step1Naive", "Step2Background", "Step3IdleOnly", "Step4CacheAndPrefetch", "Step5Concurrency",
+    "Step6ImagePipeline",
 ]
 
 let package = Package(

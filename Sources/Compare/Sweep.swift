@@ -19,7 +19,7 @@ enum Sweep {
     ]
 
     /// Runs the sweep's `cases` cases and prints the table; exits 1 when a bound was beaten.
-    static func main(cases: Int, steps: [String], folder: URL, timeLimit: Int) -> Never {
+    static func main(cases: Int, steps: [String], folder: URL, timeLimit: Int, picture: URL? = nil) -> Never {
         let scratch: URL
         do {
             scratch = try TemporaryFiles.makeFolder(prefix: "workbook-sweep")
@@ -67,12 +67,18 @@ enum Sweep {
         // Removed here, not in a `defer`: `exit` runs no `defer`.
         try? FileManager.default.removeItem(at: scratch)
         print(render(distances, steps: steps + ["plan"], cases: cases), terminator: "")
+        if let picture {
+            do {
+                try Data(SweepPicture.svg(distances, steps: steps, cases: cases).utf8).write(to: picture)
+            } catch {
+                Compare.fail("cannot write \(picture.path): \(SystemError.reason(error))")
+            }
+        }
         var failed = !beaten.isEmpty
         for line in beaten { Compare.say("beyond the limit: \(line)") }
-        if steps.count >= 2 {
-            let goals = SweepGoals(
-                distances: distances, capstone: steps[steps.count - 1], before: steps[steps.count - 2],
-                cases: cases)
+        // The last step is judged against step 4, the last before Swift concurrency.
+        if let before = steps.dropLast().last(where: { $0.hasPrefix("Step4") }), let capstone = steps.last {
+            let goals = SweepGoals(distances: distances, capstone: capstone, before: before, cases: cases)
             print("", goals.report(), separator: "\n", terminator: "")
             failed = failed || !goals.unmet.isEmpty
             for goal in goals.unmet { Compare.say("goal not met: \(goal)") }

@@ -59,6 +59,7 @@ enum Compare {
         atexit { TemporaryFiles.removeAll() }
         var arguments = Array(CommandLine.arguments.dropFirst())
         var sweepCases: Int?
+        var sweepPicture: String?
         if arguments.first == "--live" { LiveComparison.main(Array(arguments.dropFirst())) }
         if arguments.first == "--sweep" {
             arguments.removeFirst()
@@ -70,8 +71,13 @@ enum Compare {
                 sweepCases = number
                 arguments.removeFirst()
             }
+            if arguments.first == "--picture" {
+                guard arguments.count >= 2, !arguments[1].isEmpty else { fail("--picture needs a file name") }
+                sweepPicture = arguments[1]
+                arguments.removeFirst(2)
+            }
             if let extra = arguments.first {
-                fail("--sweep takes no other option, found “\(Workbook.visible(extra))”")
+                fail("--sweep takes no other option but --picture FILE, found “\(Workbook.visible(extra))”")
             }
         }
         let options: RunOptions
@@ -89,9 +95,11 @@ enum Compare {
                     accepting: accepted)
                     + "  --sweep [N]           every step on N generated scenarios (50 if no N is given), and\n"
                     + "                        each step's distance beyond the limit: median and worst case,\n"
-                    + "                        then the last step's goals against the one before and the plan;\n"
-                    + "                        exits 1 if a step beats a bound or misses a goal without a known\n"
-                    + "                        cause\n"
+                    + "                        then the last step's goals against step 4 and the plan; exits 1\n"
+                    + "                        if a step beats a bound or misses a goal\n"
+                    + "  --sweep [N] --picture FILE\n"
+                    + "                        also draws, for each family of the sweep, each step's median\n"
+                    + "                        grey row-s against its median waste, as SVG into FILE\n"
                     + "  --live ...            every step simulated and live, side by side, and whether each\n"
                     + "                        lesson holds live (Compare --live --help says more)\n"
                     + "\nThe step executables must be built next to Compare: run `swift build` first.\n"
@@ -117,7 +125,9 @@ enum Compare {
                     + "swift build && swift run Compare --scenario course")
         }
         if let sweepCases {
-            Sweep.main(cases: sweepCases, steps: steps, folder: folder, timeLimit: limit)
+            Sweep.main(
+                cases: sweepCases, steps: steps, folder: folder, timeLimit: limit,
+                picture: sweepPicture.map { URL(fileURLWithPath: $0) })
         }
         for step in steps {
             let path = folder.appendingPathComponent(step).path

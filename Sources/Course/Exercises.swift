@@ -3,7 +3,7 @@
 /// To add one, see "Adding an exercise" in Walkthrough.md: an entry here, with the same `id` and title as
 /// its item in the chapter's "Exercises" list.
 enum Exercises {
-    static let all: [Exercise] = chapter1 + chapter2 + chapter3 + chapter4 + chapter5 + added
+    static let all: [Exercise] = chapter1 + chapter2 + chapter3 + chapter4 + chapter5 + chapter6 + added
 
     /// The exercise with an id, if any.
     static func named(_ id: String) -> Exercise? {
@@ -919,6 +919,73 @@ enum Exercises {
                     .metric("wrong_image_events", of: "step 4"),
                     says: "the translation should make step 4's mistake, no more, no less"),
             ]),
+    ]
+
+    static let chapter6: [Exercise] = [
+        Exercise(
+            id: "6.1", title: "Write the download slots' hand-out", step: 6,
+            kind: .write([
+                Blank(
+                    file: "DownloadSlots.swift", declaration: "private static func startNext",
+                    placeholder: "fatalError(\"exercise 6.1: hand the free slots to the most eager waiters\")"
+                )
+            ]),
+            task: """
+                Write DownloadSlots.startNext(_:limit:): while a slot is free (state.inUse < limit), take the \
+                most eager waiter (mostEager); while the user scrolls (state.isSuspended) stop unless visible \
+                rows may start (state.visibleRowsMayStart) and this waiter is a visible row's (priority at \
+                least .userInitiated); otherwise count the slot, remove the waiter from the line and return its \
+                continuation with the others, to be resumed outside the lock.
+                """,
+            commands: ["swift run Course check 6.1"],
+            hints: [
+                "`while state.inUse < limit, let index = mostEager(state.waiters) { … }`",
+                "While state.isSuspended, go on only when state.visibleRowsMayStart and the waiter's priority "
+                    + "is at least .userInitiated; otherwise `break`.",
+            ],
+            runs: [
+                RunSpec(label: "reading", step: .this, scenario: .builtIn("reading")),
+                RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling")),
+            ],
+            expectations: [
+                Expectation(.screenFilled, on: "reading", says: "every row should end with its poster"),
+                Expectation(.screenFilled, on: "long-fling", says: "every row should end with its poster"),
+                Expectation(
+                    .metric("placeholder_row_seconds", of: "reading"), .atMost,
+                    .baseline("placeholder_row_seconds", of: "reading"),
+                    says: "a row a drag at reading pace brings on screen should start loading at once"),
+                Expectation(
+                    .metric("time_to_visible_ms_p95", of: "reading"), .atMost,
+                    .baseline("time_to_visible_ms_p95", of: "reading"),
+                    says: "a visible row should go before a prefetch: take the most eager waiter"),
+                Expectation(
+                    .metric("requests_started", of: "long-fling"), .atMost,
+                    .baseline("requests_started", of: "long-fling"),
+                    says:
+                        "nothing should start for the rows a fling flies past: hold the line while suspended"),
+                Expectation(
+                    .metric("bytes_wasted", of: "long-fling"), .atMost,
+                    .baseline("bytes_wasted", of: "long-fling"), times: 1.1,
+                    says: "downloads for rows flown past waste bytes"),
+            ],
+            // On the built-in scenarios few loads are still in line when a drag begins, so a line never
+            // held barely moves a figure: the slots' own test, which counts what is handed out, tells.
+            tests: "Step6DownloadSlotsTests",
+            mutants: [
+                Mutant(
+                    "a line never held while the user scrolls", file: "DownloadSlots.swift",
+                    inside: "private static func startNext",
+                    "guard !state.isSuspended || (state.visibleRowsMayStart && isVisibleRow) else { break }",
+                    "", byTests: true),
+                Mutant(
+                    "visible rows held even at reading pace", file: "DownloadSlots.swift",
+                    inside: "private static func startNext",
+                    "(state.visibleRowsMayStart && isVisibleRow)", "false"),
+                Mutant(
+                    "the first waiter served, not the most eager", file: "DownloadSlots.swift",
+                    inside: "private static func startNext", "let index = mostEager(state.waiters)",
+                    "let index = state.waiters.indices.first", byTests: true),
+            ])
     ]
 
     // MARK: Added by teachers

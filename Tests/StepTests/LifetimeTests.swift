@@ -115,7 +115,7 @@ extension LessonTests {
         let names = Set(watch.objects.map(\.name))
         #expect(names.contains("ListViewController"))
         #expect(names.contains("TableView"))
-        if step == .concurrency {
+        if step == .concurrency || step == .imagePipeline {
             #expect(names.contains("ImageLoader"), "\(names.sorted())")
             #expect(names.contains("MovieCell"), "\(names.sorted())")
         } else if step != .naive {

@@ -11,6 +11,7 @@ extension WalkthroughTests {
         let root = WalkthroughBlocks.documentFolder
         let steps = [
             "Step1Naive", "Step2Background", "Step3IdleOnly", "Step4CacheAndPrefetch", "Step5Concurrency",
+            "Step6ImagePipeline",
         ]
         for (earlier, later) in zip(steps, steps.dropFirst()) {
             let outcome = try ChildProcess.run(

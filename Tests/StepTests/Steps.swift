@@ -51,6 +51,7 @@ struct Step: Hashable, Sendable, CustomStringConvertible, Comparable {
     static let idleOnly = known("Step3IdleOnly")
     static let cacheAndPrefetch = known("Step4CacheAndPrefetch")
     static let concurrency = known("Step5Concurrency")
+    static let imagePipeline = known("Step6ImagePipeline")
 
     private static func known(_ name: String) -> Step {
         guard let step = Step(rawValue: name) else { fatalError("no Sources/\(name) folder") }

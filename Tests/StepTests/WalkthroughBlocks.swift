@@ -16,6 +16,7 @@ import Shared
 ///   those metrics on that scenario, a column per step (and the oracle where it applies).
 /// - `<!-- workbook: translation : KEY … -->` holds step 4's and step 5's figures on every built-in
 ///   scenario (`Step5TranslationTests`).
+/// - `<!-- workbook: step6-ablation -->` holds step 6's ablation table (`Step6Ablation`).
 /// - `<!-- workbook: compare course -->` holds `Compare`'s table for every step on that scenario.
 /// - `<!-- workbook: timeline Step1Naive course Pictures/x.svg -->` holds a link to that file, the step's
 ///   `--timeline` picture of that scenario, which is generated with the block.
@@ -181,6 +182,8 @@ enum WalkthroughBlocks {
                 throw WorkbookError.badInput("walkthrough: expected “translation : KEY…” in “\(directive)”")
             }
             return Generated(body: try Step5TranslationTests.table(keys: Array(words.dropFirst(2))))
+        case "step6-ablation":
+            return Generated(body: try Step6Ablation.table())
         case "code":
             return Generated(body: try code(String(directive.dropFirst(kind.count))))
         case "diffstat":

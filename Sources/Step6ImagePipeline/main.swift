@@ -1,0 +1,3 @@
+import Shared
+
+Workbook.main(StepInfo.self)
