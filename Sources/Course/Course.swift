@@ -223,12 +223,13 @@ struct Course {
         }
         if runTests, let filter = exercise.tests {
             say("Running the step's tests (swift test --filter \"\(filter)\")…")
-            let outcome = package.execute("swift", ["test", "--filter", filter])
+            if let errors = package.buildTests() {
+                return fail(exercise, "the tests do not build:\n\(errors)")
+            }
+            let outcome = package.execute(
+                "swift", ["test", "--skip-build", "--filter", filter], limits: .tests)
             if outcome.status != 0 {
-                let failed = outcome.output.split(separator: "\n").filter {
-                    $0.contains("error:") || $0.contains("recorded an issue") || $0.contains(" failed ")
-                }
-                return fail(exercise, "the tests failed:\n" + failed.prefix(4).joined(separator: "\n"))
+                return fail(exercise, Self.testFailure(outcome.output, limits: .tests))
             }
         }
         progress.set(exercise.id, .done)
@@ -239,6 +240,24 @@ struct Course {
             say("Next: swift run Course start \(next.id)")
         }
         return true
+    }
+
+    /// Why a `swift test` run failed, the failing expectation first: the issues the tests recorded (with
+    /// their messages), a crash's fatal error, or the time limit, then the other lines that say so.
+    static func testFailure(_ output: String, limits: Limits) -> String {
+        let lines = output.split(separator: "\n").map(String.init)
+        let issues = lines.filter { $0.contains("recorded an issue") || $0.contains("Fatal error") }
+        let errors = lines.filter { $0.contains("error:") && !issues.contains($0) }
+        let stopped = lines.filter { $0.contains("did not finish within") }
+        var shown = (stopped + issues + errors).prefix(4).map { line in
+            line.count > 400 ? line.prefix(400) + "…" : Substring(line)
+        }
+        if shown.isEmpty { shown = lines.suffix(4).map { Substring($0) } }
+        if !stopped.isEmpty {
+            return "the tests did not finish within \(Int(limits.seconds ?? 0)) s (stopped): does a loop in "
+                + "your code never end?\n" + shown.dropFirst().joined(separator: "\n")
+        }
+        return "the tests failed: " + shown.joined(separator: "\n")
     }
 
     mutating func fail(_ exercise: Exercise, _ reason: String) -> Bool {
@@ -265,9 +284,7 @@ struct Course {
             }
         }
         let bin = package.binFolder()
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "course-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try makeScratchFolder("course-run")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let cache = scratch.appendingPathComponent("cache").path
         var reports: [String: RunReport] = [:]
@@ -278,7 +295,7 @@ struct Course {
             say("Running \(step) --scenario \(scenario.shown) \(options.joined(separator: " "))")
             reports[spec.label] = try package.run(
                 step, scenario: scenario.path, options: options, traced: spec.traced,
-                limited: spec.step == .this, bin: bin, scratch: scratch)
+                limits: spec.step == .this ? .step : .untouchedStep, bin: bin, scratch: scratch)
         }
         return reports
     }

@@ -60,23 +60,30 @@ struct WorkbookPackage {
         let output: String
     }
 
-    /// Runs a program in the package folder and collects its output (standard error included when asked).
-    func execute(_ program: String, _ arguments: [String], errors: Bool = true) -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        process.currentDirectoryURL = folder
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errors ? pipe : FileHandle.nullDevice
+    /// Runs a program in the package folder under `limits` and collects its output (standard error
+    /// included when asked); a program stopped at its time limit reports status 124.
+    func execute(_ program: String, _ arguments: [String], errors: Bool = true, limits: Limits = .build)
+        -> Outcome
+    {
         do {
-            try process.run()
+            let scratch = try makeScratchFolder("course-command")
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let output = scratch.appendingPathComponent("output")
+            let child = try ChildStep.spawn(
+                program, arguments, in: folder, limits: limits, output: output,
+                errors: errors ? output : scratch.appendingPathComponent("errors"))
+            let stopped = child.wait(limits: limits)
+            let text = Self.head(of: output, bytes: 4_000_000)
+            if stopped != nil {
+                return Outcome(
+                    status: 124,
+                    output: text + "\n\(program) \(arguments.first ?? "") did not finish within "
+                        + "\(Int(limits.seconds ?? 0)) s: stopped")
+            }
+            return Outcome(status: child.status, output: text)
         } catch {
             return Outcome(status: 127, output: "cannot run \(program): \(error)")
         }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
     /// Builds one step; on failure, the compiler's errors.
@@ -104,21 +111,18 @@ struct WorkbookPackage {
         return URL(fileURLWithPath: outcome.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    /// How long one run of the student's step may take, in seconds (a debug run of a built-in scenario
-    /// takes one or two, or ten on a busy machine); runs of untouched steps have no limit.
-    static let runTimeLimit = 60.0
-
     /// The most bytes a run may write to its standard output, standard error or trace before it is
     /// stopped: a report is a few kilobytes and a built-in scenario's trace under a megabyte.
     static let outputLimit = 64_000_000
 
     /// Runs a built step with `--json` (and `--trace` when asked) and reads its report.
     ///
-    /// The step writes into files, not pipes, and the check waits for the step's own exit, so a process
-    /// it leaves behind holding its output cannot keep the check waiting; a step that runs too long or
-    /// writes too much is stopped.
+    /// The step runs in `scratch` (outside the package, so nothing it writes lands among the student's
+    /// files or the tests), under `limits`, in a process group of its own that ends with it. It writes
+    /// into files, not pipes, and the check waits for the step's own exit, so a process it leaves behind
+    /// cannot keep the check waiting; a step that runs too long or writes too much is stopped.
     func run(
-        _ step: String, scenario: String, options: [String], traced: Bool, limited: Bool, bin: URL,
+        _ step: String, scenario: String, options: [String], traced: Bool, limits: Limits = .step, bin: URL,
         scratch: URL
     ) throws -> RunReport {
         var arguments = ["--json", "--scenario", scenario] + options
@@ -131,35 +135,41 @@ struct WorkbookPackage {
         }
         if traced { arguments += ["--trace", trace.path] }
         let process = try ChildStep.spawn(
-            bin.appendingPathComponent(step), arguments, in: folder, output: outputFile, errors: errorFile)
-        let started = Date()
-        var stopped: String?
-        while !process.hasEnded() {
-            Thread.sleep(forTimeInterval: 0.05)
-            if limited, Date().timeIntervalSince(started) > Self.runTimeLimit {
-                stopped =
-                    "\(step) did not finish \(scenario) within \(Int(Self.runTimeLimit)) s: does something "
-                    + "loop, such as a row reloaded again and again with no work done?"
-            } else if let file = [outputFile, errorFile, trace].first(where: {
-                Self.size(of: $0) > Self.outputLimit
-            }) {
-                stopped =
-                    "\(step) wrote more than \(Self.outputLimit / 1_000_000) MB to its "
-                    + "\(file == trace ? "trace" : file == errorFile ? "standard error" : "output") on \(scenario): "
-                    + "stopped. Does a print run in a loop?"
-            }
-            if stopped != nil {
-                process.stop()
-                break
-            }
+            bin.appendingPathComponent(step).path, arguments, in: scratch, limits: limits, output: outputFile,
+            errors: errorFile)
+        var tooMuch: String?
+        let stopped = process.wait(limits: limits) {
+            guard
+                let file = [outputFile, errorFile, trace].first(where: {
+                    Self.size(of: $0) > Self.outputLimit
+                })
+            else { return nil }
+            tooMuch =
+                "\(step) wrote more than \(Self.outputLimit / 1_000_000) MB to its "
+                + "\(file == trace ? "trace" : file == errorFile ? "standard error" : "output") on \(scenario): "
+                + "stopped. Does a print run in a loop?"
+            return tooMuch
         }
-        if let stopped { throw CourseError(stopped) }
+        if let tooMuch { throw CourseError(tooMuch) }
+        if stopped != nil {
+            throw CourseError(
+                "\(step) did not finish \(scenario) within \(Int(limits.seconds ?? 0)) s: stopped. Does "
+                    + "something loop, such as a row reloaded again and again with no work done?")
+        }
         let message = Self.head(of: errorFile)
         guard process.status == 0 else {
             let said = message.split(separator: "\n").prefix(3).joined(separator: "\n")
+            if process.signal == SIGXCPU {
+                throw CourseError(
+                    "\(step) used more than \(limits.processorSeconds) s of processor time on \(scenario): "
+                        + "stopped. Does something loop?")
+            }
             throw CourseError(
                 "\(step) \(process.signal != 0 ? "crashed" : "failed") on \(scenario)"
-                    + (said.isEmpty ? "" : ": \(said)"))
+                    + (said.isEmpty ? "" : ": \(said)")
+                    + (Self.outOfMemory(said)
+                        ? " (a run may map at most \(limits.memoryBytes >> 30) GB: does something allocate "
+                            + "without end?)" : ""))
         }
         if let warning = Self.runtimeWarning(in: message) {
             throw CourseError("\(step) warned on \(scenario): \(warning)")
@@ -178,16 +188,26 @@ struct WorkbookPackage {
         return report
     }
 
+    /// Whether a child's last words say an allocation failed (the memory limit reached).
+    static func outOfMemory(_ errors: String) -> Bool {
+        [
+            "Could not allocate memory", "out of memory", "Out of memory", "Cannot allocate memory",
+            "std::bad_alloc", "Out of space",
+        ].contains {
+            errors.contains($0)
+        }
+    }
+
     /// A file's size in bytes (0 when it is missing).
     static func size(of file: URL) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
-    /// The first 64 KB of a file, as text.
-    static func head(of file: URL) -> String {
+    /// The first `bytes` of a file (64 KB unless told), as text.
+    static func head(of file: URL, bytes: Int = 65_536) -> String {
         guard let handle = FileHandle(forReadingAtPath: file.path) else { return "" }
         defer { try? handle.close() }
-        return String(decoding: handle.readData(ofLength: 65_536), as: UTF8.self)
+        return String(decoding: handle.readData(ofLength: bytes), as: UTF8.self)
     }
 
     /// The first line of a step's standard error that says the Swift runtime or the step itself saw
@@ -285,85 +305,4 @@ struct WorkbookPackage {
 struct CourseError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// A step run as a child process, waited for by its own exit. Foundation's `Process` is not used for it:
-/// on Linux its `isRunning` stays true while any process the step left behind still holds a descriptor
-/// the child inherited, so a background `sleep` in a student's step would hold the check.
-final class ChildStep {
-    let id: pid_t
-    /// The exit code (valid once ended), or 128 + the signal number when a signal ended it.
-    private(set) var status: Int32 = 0
-    /// The signal that ended it, 0 when it exited.
-    private(set) var signal: Int32 = 0
-    private var ended = false
-
-    private init(id: pid_t) { self.id = id }
-
-    /// Starts `executable` in `folder` (through `/bin/sh`'s `cd` and `exec`, which keeps its process id:
-    /// `posix_spawn` cannot change folder on every system), reading nothing, writing into two files.
-    static func spawn(_ executable: URL, _ arguments: [String], in folder: URL, output: URL, errors: URL)
-        throws -> ChildStep
-    {
-        // A struct on Linux, an optional pointer the call fills in on Darwin.
-        #if canImport(Darwin)
-            var actions: posix_spawn_file_actions_t? = nil
-        #else
-            var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", folder.path, executable.path] + arguments
-        let envp = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
-        var cArguments = argv.map { strdup($0) } + [nil]
-        var cEnvironment = envp.map { strdup($0) } + [nil]
-        defer {
-            for pointer in cArguments { free(pointer) }
-            for pointer in cEnvironment { free(pointer) }
-        }
-        var id: pid_t = 0
-        let spawned = posix_spawn(&id, "/bin/sh", &actions, nil, &cArguments, &cEnvironment)
-        guard spawned == 0 else {
-            throw CourseError(
-                "cannot start \(executable.lastPathComponent): \(String(cString: strerror(spawned)))")
-        }
-        return ChildStep(id: id)
-    }
-
-    /// Whether the step has exited (reaping it then), without waiting.
-    func hasEnded() -> Bool {
-        if ended { return true }
-        var raw: Int32 = 0
-        let reaped = waitpid(id, &raw, WNOHANG)
-        if reaped == 0 || (reaped < 0 && errno == EINTR) { return false }
-        if reaped == id {
-            note(raw)
-        } else {
-            // Not ours to wait for any more: gone, with no status to read.
-            ended = true
-            status = 127
-        }
-        return true
-    }
-
-    /// Ends the step (`SIGTERM`, then `SIGKILL` if it has not gone within a second) and reaps it.
-    func stop() {
-        guard !hasEnded() else { return }
-        kill(id, SIGTERM)
-        for _ in 0..<20 where !hasEnded() { Thread.sleep(forTimeInterval: 0.05) }
-        guard !hasEnded() else { return }
-        kill(id, SIGKILL)
-        var raw: Int32 = 0
-        while waitpid(id, &raw, 0) < 0, errno == EINTR {}
-        note(raw)
-    }
-
-    private func note(_ raw: Int32) {
-        ended = true
-        signal = raw & 0x7f
-        status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
-    }
 }

@@ -210,9 +210,7 @@ enum Verify {
 
     /// A copy of the package without its build products, git data, progress and outputs.
     static func copy(_ package: WorkbookPackage) throws -> URL {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "course-verify-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try makeScratchFolder("course-verify")
         let skipped: Set<String> = [".build", ".git", ".course", "out", ".swiftpm", "Benchmarks", "Fuzz"]
         for name in try FileManager.default.contentsOfDirectory(atPath: package.folder.path)
         where !skipped.contains(name) {
