@@ -8,6 +8,9 @@ struct Course {
     var quiet = false
     /// Why the last `check` failed.
     var lastFailure: String?
+    /// Whether `check` judges a prediction exercise's runs too (for `verify`, which proves what the
+    /// walkthrough promises of them): a student's check has nothing of theirs to judge there.
+    var judgesPredictions = false
 
     init(package: WorkbookPackage) {
         self.package = package
@@ -158,6 +161,25 @@ struct Course {
             throw CourseError("there is no Sources/Step\(exercise.step)… folder for exercise \(exercise.id)")
         }
         if case .run = exercise.kind {
+            if exercise.studentFiles.isEmpty, !judgesPredictions {
+                say(
+                    "\(exercise.id) \(exercise.title): nothing to check: compare your prediction with the run "
+                        + "(\(exercise.commands.joined(separator: "; ")))."
+                )
+                progress.set(exercise.id, .done)
+                try progress.save()
+                return true
+            }
+            let missing = exercise.studentFiles.filter {
+                !FileManager.default.fileExists(atPath: package.folder.appendingPathComponent($0).path)
+            }
+            if !missing.isEmpty {
+                return fail(
+                    exercise,
+                    "\(missing.joined(separator: " and ")) \(missing.count == 1 ? "is" : "are") not there yet: the "
+                        + "exercise asks you to write \(missing.count == 1 ? "it" : "them") (swift run Course start "
+                        + "\(exercise.id) says how)")
+            }
         } else if progress.state(exercise.id) == .notStarted {
             throw CourseError("start it first: swift run Course start \(exercise.id)")
         }
@@ -290,7 +312,9 @@ struct Course {
         var reports: [String: RunReport] = [:]
         for spec in specs {
             let step = package.stepName(for: spec, of: exercise)!
-            let scenario = try scenarioPath(spec.scenario, scratch: scratch)
+            let scenario = try scenarioPath(
+                spec.scenario, scratch: scratch,
+                studentWrites: exercise.studentFiles.contains { $0 == spec.scenario.file })
             let options = spec.options.map { $0 == "{cache}" ? cache : $0 }
             say("Running \(step) --scenario \(scenario.shown) \(options.joined(separator: " "))")
             reports[spec.label] = try package.run(
@@ -300,14 +324,21 @@ struct Course {
         return reports
     }
 
-    /// The scenario to pass: a built-in's name, the student's file, or one made from the recipe.
-    func scenarioPath(_ choice: ScenarioChoice, scratch: URL) throws -> (path: String, shown: String) {
+    /// The scenario to pass: a built-in's name, the student's file, or one made from the recipe. A file
+    /// the exercise asks the student to write (`studentWrites`) must be there: it is the work judged.
+    func scenarioPath(_ choice: ScenarioChoice, scratch: URL, studentWrites: Bool = false) throws -> (
+        path: String, shown: String
+    ) {
         switch choice {
         case .builtIn(let name):
             return (name, name)
         case .file(let path, let recipe):
             let students = package.folder.appendingPathComponent(path)
             if FileManager.default.fileExists(atPath: students.path) { return (students.path, path) }
+            if studentWrites {
+                throw CourseError(
+                    "\(path) is not there yet: the exercise asks you to write it")
+            }
             let made = scratch.appendingPathComponent(students.lastPathComponent)
             try Self.text(of: recipe, package: package.folder).write(
                 to: made, atomically: true, encoding: .utf8)

@@ -49,6 +49,13 @@ struct Exercise: Sendable {
         }
     }
 
+    /// The files a run exercise asks the student to write (its runs' scenario files, under `out/`); a run
+    /// exercise without any asks only for a prediction.
+    var studentFiles: [String] {
+        guard case .run = kind else { return [] }
+        return Array(Set(runs.compactMap(\.scenario.file))).sorted()
+    }
+
     /// Whether `check` needs a run of the code as shipped, recorded by `start`, to compare against.
     var needsBaseline: Bool {
         expectations.contains { expectation in
@@ -133,6 +140,14 @@ enum ScenarioChoice: Sendable {
     /// A file the walkthrough has the student write (`path`, under `out/`): `Course` uses the student's file
     /// when it exists and makes it from `make` otherwise.
     case file(path: String, make: ScenarioRecipe)
+}
+
+extension ScenarioChoice {
+    /// The path of a scenario file, nil for a built-in.
+    var file: String? {
+        if case .file(let path, _) = self { return path }
+        return nil
+    }
 }
 
 /// How a scenario file an exercise uses is made.

@@ -133,6 +133,31 @@ enum Verify {
         }
         switch exercise.kind {
         case .run:
+            course.judgesPredictions = true
+            defer { course.judgesPredictions = false }
+            // A file the student writes: the check fails without it, and passes once it is written as the
+            // walkthrough says.
+            for path in exercise.studentFiles {
+                try? FileManager.default.removeItem(at: package.folder.appendingPathComponent(path))
+            }
+            if !exercise.studentFiles.isEmpty {
+                if try timed("\(exercise.id) with nothing written", { try course.check(exercise) }) {
+                    return "it passes before \(exercise.studentFiles.joined(separator: ", ")) is written"
+                }
+                for run in exercise.runs {
+                    guard case .file(let path, let recipe) = run.scenario else { continue }
+                    let url = package.folder.appendingPathComponent(path)
+                    try FileManager.default.createDirectory(
+                        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Course.text(of: recipe, package: package.folder).write(
+                        to: url, atomically: true, encoding: .utf8)
+                }
+            }
+            defer {
+                for path in exercise.studentFiles {
+                    try? FileManager.default.removeItem(at: package.folder.appendingPathComponent(path))
+                }
+            }
             return try timed(
                 "\(exercise.id) as shipped", representative: true, { try course.check(exercise) })
                 ? nil : course.lastFailure
