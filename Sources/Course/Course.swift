@@ -309,6 +309,8 @@ struct Course {
         let scratch = try makeScratchFolder("course-run")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let cache = scratch.appendingPathComponent("cache").path
+        // The twin run of the student's code has a cache folder of its own, which the same runs fill alike.
+        let twinCache = scratch.appendingPathComponent("cache-twin").path
         var reports: [String: RunReport] = [:]
         for spec in specs {
             let step = package.stepName(for: spec, of: exercise)!
@@ -316,10 +318,13 @@ struct Course {
                 spec.scenario, scratch: scratch,
                 studentWrites: exercise.studentFiles.contains { $0 == spec.scenario.file })
             let options = spec.options.map { $0 == "{cache}" ? cache : $0 }
-            say("Running \(step) --scenario \(scenario.shown) \(options.joined(separator: " "))")
+            say(
+                "Running \(step) --scenario \(scenario.shown) \(options.joined(separator: " "))"
+                    + (spec.step == .this ? " (twice at once: the two must print the same)" : ""))
             reports[spec.label] = try package.run(
                 step, scenario: scenario.path, options: options, traced: spec.traced,
-                limits: spec.step == .this ? .step : .untouchedStep, bin: bin, scratch: scratch)
+                limits: spec.step == .this ? .step : .untouchedStep, bin: bin, scratch: scratch,
+                twin: spec.step == .this ? spec.options.map { $0 == "{cache}" ? twinCache : $0 } : nil)
         }
         return reports
     }

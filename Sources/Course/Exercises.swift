@@ -192,19 +192,27 @@ enum Exercises {
                     .metric("filters", of: "course"), .atMost, .baseline("filters", of: "course"),
                     says: "only posters that downloaded should go on to the sepia filter, not a failure"),
                 Expectation(
+                    .metric("filters", of: "course"), .atLeast, .baseline("filters", of: "course"),
+                    says:
+                        "every poster that downloaded should go on to the sepia filter: record it as .downloaded"
+                ),
+                Expectation(
                     .finalScreenAsShipped, on: "course",
                     says: "each row should end with the picture the code as shipped gives it"),
             ],
             mutants: [
                 Mutant(
                     "a failure recorded as .downloaded", file: "ImageDownloader.swift", inside: "func main",
-                    "movieRecord.state = .failed", "movieRecord.state = .downloaded"),
+                    "movieRecord.state = .failed", "movieRecord.state = .downloaded", shows: ["not a failure"]
+                ),
                 Mutant(
                     "a decoded poster never stored in the record", file: "ImageDownloader.swift",
-                    inside: "func main", "            movieRecord.image = image\n", ""),
+                    inside: "func main", "            movieRecord.image = image\n", "", shows: ["placeholder"]
+                ),
                 Mutant(
                     "a poster recorded as .filtered, skipping the filter", file: "ImageDownloader.swift",
-                    inside: "func main", "movieRecord.state = .downloaded", "movieRecord.state = .filtered"),
+                    inside: "func main", "movieRecord.state = .downloaded", "movieRecord.state = .filtered",
+                    shows: ["sepia filter", "record it as .downloaded"]),
             ]),
         Exercise(
             id: "2.5", title: "Write startDownloadForRecord", step: 2,
@@ -256,19 +264,22 @@ enum Exercises {
                     "no test for a download already in progress", file: "ListViewController.swift",
                     inside: "func startDownloadForRecord",
                     "        if movieOperations.downloadsInProgress[indexPath] != nil {\n            return\n        }\n",
-                    ""),
+                    "", shows: ["second download"]),
                 Mutant(
                     "the downloader never recorded in downloadsInProgress", file: "ListViewController.swift",
                     inside: "func startDownloadForRecord",
-                    "        movieOperations.downloadsInProgress[indexPath] = downloader\n", ""),
+                    "        movieOperations.downloadsInProgress[indexPath] = downloader\n", "",
+                    shows: ["second download"]),
                 Mutant(
                     "the row never reloaded when its download finishes", file: "ListViewController.swift",
                     inside: "func startDownloadForRecord",
-                    "                self.tableView.reloadRows(at: [indexPath], with: .fade)\n", ""),
+                    "                self.tableView.reloadRows(at: [indexPath], with: .fade)\n", "",
+                    shows: ["placeholder"]),
                 Mutant(
                     "the downloader never added to the queue", file: "ListViewController.swift",
                     inside: "func startDownloadForRecord",
-                    "        movieOperations.downloadQueue.addOperation(downloader)\n", ""),
+                    "        movieOperations.downloadQueue.addOperation(downloader)\n", "",
+                    shows: ["placeholder"]),
             ]),
     ]
 
@@ -395,15 +406,27 @@ enum Exercises {
                 Mutant(
                     "a download cancelled but not removed from downloadsInProgress",
                     file: "ListViewController.swift", inside: "func loadImagesForOnscreenCells",
-                    "            movieOperations.downloadsInProgress.removeValue(forKey: indexPath)\n", ""),
+                    "            movieOperations.downloadsInProgress.removeValue(forKey: indexPath)\n", "",
+                    shows: ["comes back"]),
                 Mutant(
                     "a download removed from its map but never cancelled", file: "ListViewController.swift",
                     inside: "func loadImagesForOnscreenCells", "                pendingDownload.cancel()\n",
-                    ""),
+                    "", shows: ["cancelled"]),
+                Mutant(
+                    "the two sets looped without sorting",
+                    [
+                        Edit(
+                            file: "ListViewController.swift", inside: "func loadImagesForOnscreenCells",
+                            old: "in toBeCancelled.sorted() {", new: "in toBeCancelled {"),
+                        Edit(
+                            file: "ListViewController.swift", inside: "func loadImagesForOnscreenCells",
+                            old: "in toBeStarted.sorted() {", new: "in toBeStarted {"),
+                    ], shows: ["two runs", "Set"]),
                 Mutant(
                     "visible rows never started", file: "ListViewController.swift",
                     inside: "func loadImagesForOnscreenCells",
-                    "            startOperationsForMovieRecord(recordToProcess, indexPath: indexPath)\n", ""),
+                    "            startOperationsForMovieRecord(recordToProcess, indexPath: indexPath)\n", "",
+                    shows: ["placeholder"]),
             ]),
         Exercise(
             id: "3.5", title: "Write the suspension and the scroll callbacks", step: 3,
@@ -448,13 +471,16 @@ enum Exercises {
             mutants: [
                 Mutant(
                     "no suspension when a drag begins", file: "ListViewController.swift",
-                    inside: "func scrollViewWillBeginDragging", "        suspendAllOperations()\n", ""),
+                    inside: "func scrollViewWillBeginDragging", "        suspendAllOperations()\n", "",
+                    shows: ["while the table"]),
                 Mutant(
                     "work started when a drag ends into a deceleration", file: "ListViewController.swift",
-                    inside: "func scrollViewDidEndDragging", "if !decelerate {", "if true {"),
+                    inside: "func scrollViewDidEndDragging", "if !decelerate {", "if true {",
+                    shows: ["while the table"]),
                 Mutant(
                     "queues never resumed after a deceleration", file: "ListViewController.swift",
-                    inside: "func scrollViewDidEndDecelerating", "        resumeAllOperations()\n", ""),
+                    inside: "func scrollViewDidEndDecelerating", "        resumeAllOperations()\n", "",
+                    shows: ["stop"]),
             ]),
         Exercise(
             id: "3.6", title: "Write the cancellable ImageDownloader", step: 3,
@@ -499,7 +525,7 @@ enum Exercises {
                             file: "ImageDownloader.swift", inside: "func main",
                             old: "        if isCancelled {\n            return\n        }\n", new: "",
                             occurrence: 2)
-                    ]),
+                    ], shows: ["should not be decoded"]),
                 Mutant(
                     "the second check after the decode, not before it",
                     [
@@ -512,10 +538,11 @@ enum Exercises {
                             old: "if let imageData, let image = Image(data: imageData) {\n",
                             new: "if let imageData, let image = Image(data: imageData) {\n"
                                 + "            if isCancelled {\n                return\n            }\n"),
-                    ]),
+                    ], shows: ["should not be decoded"]),
                 Mutant(
                     "a failure recorded as .downloaded", file: "ImageDownloader.swift", inside: "func main",
-                    "movieRecord.state = .failed", "movieRecord.state = .downloaded"),
+                    "movieRecord.state = .failed", "movieRecord.state = .downloaded", shows: ["not a failure"]
+                ),
             ]),
     ]
 
@@ -683,12 +710,15 @@ enum Exercises {
                 Mutant(
                     "a guard without the identity test", file: "ListViewController.swift",
                     inside: "func finishLoads",
-                    ", cell.imageLoad === load || !techniques.contains(.cancelOnReuse)", ""),
+                    ", cell.imageLoad === load || !techniques.contains(.cancelOnReuse)", "",
+                    shows: ["another row's poster"]),
                 Mutant(
                     "a load cancelled on reuse but not forgotten", file: "MovieCell.swift",
-                    inside: "func prepareForReuse", "            imageLoad = nil\n", ""),
+                    inside: "func prepareForReuse", "            imageLoad = nil\n", "",
+                    shows: ["reused cell"]),
                 Mutant(
-                    "a prepareForReuse that keeps the cell's load (only clears the image)", [noCancelOnReuse]),
+                    "a prepareForReuse that keeps the cell's load (only clears the image)", [noCancelOnReuse],
+                    shows: ["load"]),
             ]),
         Exercise(
             id: "4.8", title: "Write the cost-bounded LRU", step: 4,
@@ -726,18 +756,19 @@ enum Exercises {
             mutants: [
                 Mutant(
                     "an LRU that evicts the newest", file: "ImageCache.swift", inside: "func setImage",
-                    "entries.min(by:", "entries.max(by:"),
+                    "entries.min(by:", "entries.max(by:", shows: ["memory"]),
                 Mutant(
                     "a cost counted twice", file: "ImageCache.swift", inside: "func setImage",
-                    "        totalCost += image.cost\n", "        totalCost += image.cost * 2\n"),
+                    "        totalCost += image.cost\n", "        totalCost += image.cost * 2\n",
+                    shows: ["memory"]),
                 Mutant(
                     "a cost never added to the total", file: "ImageCache.swift", inside: "func setImage",
-                    "        totalCost += image.cost\n", ""),
+                    "        totalCost += image.cost\n", "", shows: ["memory"]),
                 Mutant(
                     "a replaced entry's old cost kept in the total", file: "ImageCache.swift",
                     inside: "func setImage", "        if let old = entries[url] { totalCost -= old.cost }\n",
                     "",
-                    byTests: true),
+                    byTests: true, shows: ["cost"]),
             ]),
         Exercise(
             id: "4.9", title: "Write the hashed disk-cache name", step: 4,
@@ -794,17 +825,19 @@ enum Exercises {
                 Mutant(
                     "a file named after url.lastPathComponent", file: "DiskCache.swift",
                     inside: "func fileURL",
-                    "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"", "url.lastPathComponent"),
+                    "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"", "url.lastPathComponent",
+                    shows: ["rows 24 and 27"]),
                 Mutant(
                     "a hash of the last path component only", file: "DiskCache.swift", inside: "func fileURL",
-                    "url.absoluteString", "url.lastPathComponent"),
+                    "url.absoluteString", "url.lastPathComponent", shows: ["rows 24 and 27"]),
                 Mutant(
                     "a name from hashValue, which changes from run to run", file: "DiskCache.swift",
                     inside: "func fileURL", "FNV1a64.hexDigest(of: url.absoluteString)",
-                    "String(url.absoluteString.hashValue)"),
+                    "String(url.absoluteString.hashValue)", shows: ["second run"]),
                 Mutant(
                     "the whole URL as the file name", file: "DiskCache.swift", inside: "func fileURL",
-                    "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"", "url.absoluteString"),
+                    "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"", "url.absoluteString",
+                    shows: ["file"]),
             ]),
     ]
 

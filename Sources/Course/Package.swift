@@ -115,7 +115,11 @@ struct WorkbookPackage {
     /// stopped: a report is a few kilobytes and a built-in scenario's trace under a megabyte.
     static let outputLimit = 64_000_000
 
-    /// Runs a built step with `--json` (and `--trace` when asked) and reads its report.
+    /// Runs a built step with `--json` (and `--trace` when asked) and reads its report; with `twin`, plays
+    /// the same scenario in a second process at the same time (with the twin's options, such as its own
+    /// cache folder) and fails, naming the first line of the reports that differs, when the two differ:
+    /// a step must print the same for the same scenario, and a `Set` or `Dictionary` iterated where the
+    /// order reaches the app does not.
     ///
     /// The step runs in `scratch` (outside the package, so nothing it writes lands among the student's
     /// files or the tests), under `limits`, in a process group of its own that ends with it. It writes
@@ -123,31 +127,97 @@ struct WorkbookPackage {
     /// cannot keep the check waiting; a step that runs too long or writes too much is stopped.
     func run(
         _ step: String, scenario: String, options: [String], traced: Bool, limits: Limits = .step, bin: URL,
-        scratch: URL
+        scratch: URL, twin: [String]? = nil
     ) throws -> RunReport {
+        let first = try launch(
+            step, scenario: scenario, options: options, traced: traced, limits: limits, bin: bin,
+            scratch: scratch)
+        defer { first.remove() }
+        let second = try twin.map {
+            try launch(
+                step, scenario: scenario, options: $0, traced: false, limits: limits, bin: bin,
+                scratch: scratch)
+        }
+        defer { second?.remove() }
+        let (report, text) = try finish(first, step: step, scenario: scenario, limits: limits)
+        guard let second else { return report }
+        let (_, secondText) = try finish(second, step: step, scenario: scenario, limits: limits)
+        if let difference = Self.firstDifference(text, secondText) {
+            throw CourseError(
+                "two runs of \(step) on \(scenario) printed different reports (the same scenario must give the "
+                    + "same run): \(difference). Does your code loop over a Set or a Dictionary where the order "
+                    + "matters? Sort it first.")
+        }
+        return report
+    }
+
+    /// The first line where two reports differ, in words; nil when they are the same.
+    static func firstDifference(_ first: String, _ second: String) -> String? {
+        let a = first.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = second.split(separator: "\n", omittingEmptySubsequences: false)
+        for index in 0..<max(a.count, b.count) {
+            let left = index < a.count ? String(a[index]) : "(nothing)"
+            let right = index < b.count ? String(b[index]) : "(nothing)"
+            if left != right {
+                func shown(_ line: String) -> String {
+                    let trimmed = line.trimmingCharacters(in: .whitespaces)
+                    return trimmed.count > 120 ? trimmed.prefix(120) + "…" : trimmed
+                }
+                return
+                    "line \(index + 1) of the --json report is `\(shown(left))` in one and `\(shown(right))` "
+                    + "in the other"
+            }
+        }
+        return nil
+    }
+
+    /// A step started by `launch`: the process and the files it writes.
+    struct Launched {
+        let process: ChildStep
+        let trace: URL?
+        let output: URL
+        let errors: URL
+
+        func remove() {
+            for file in [trace, output, errors].compactMap({ $0 }) {
+                try? FileManager.default.removeItem(at: file)
+            }
+        }
+    }
+
+    /// Starts a built step with `--json` (and `--trace` when asked) in `scratch`.
+    func launch(
+        _ step: String, scenario: String, options: [String], traced: Bool, limits: Limits, bin: URL,
+        scratch: URL
+    ) throws -> Launched {
         var arguments = ["--json", "--scenario", scenario] + options
         let name = "\(step)-\(UUID().uuidString)"
         let trace = scratch.appendingPathComponent("\(name).trace")
         let outputFile = scratch.appendingPathComponent("\(name).out")
         let errorFile = scratch.appendingPathComponent("\(name).err")
-        defer {
-            for file in [trace, outputFile, errorFile] { try? FileManager.default.removeItem(at: file) }
-        }
         if traced { arguments += ["--trace", trace.path] }
         let process = try ChildStep.spawn(
             bin.appendingPathComponent(step).path, arguments, in: scratch, limits: limits, output: outputFile,
             errors: errorFile)
+        return Launched(process: process, trace: traced ? trace : nil, output: outputFile, errors: errorFile)
+    }
+
+    /// Waits for a launched step and reads its report (and the report's text).
+    func finish(_ launched: Launched, step: String, scenario: String, limits: Limits) throws -> (
+        RunReport, String
+    ) {
+        let (process, outputFile, errorFile) = (launched.process, launched.output, launched.errors)
         var tooMuch: String?
         let stopped = process.wait(limits: limits) {
             guard
-                let file = [outputFile, errorFile, trace].first(where: {
+                let file = [outputFile, errorFile, launched.trace].compactMap({ $0 }).first(where: {
                     Self.size(of: $0) > Self.outputLimit
                 })
             else { return nil }
             tooMuch =
                 "\(step) wrote more than \(Self.outputLimit / 1_000_000) MB to its "
-                + "\(file == trace ? "trace" : file == errorFile ? "standard error" : "output") on \(scenario): "
-                + "stopped. Does a print run in a loop?"
+                + "\(file == launched.trace ? "trace" : file == errorFile ? "standard error" : "output") on "
+                + "\(scenario): stopped. Does a print run in a loop?"
             return tooMuch
         }
         if let tooMuch { throw CourseError(tooMuch) }
@@ -177,15 +247,15 @@ struct WorkbookPackage {
         guard Self.size(of: outputFile) <= Self.outputLimit,
             let data = FileManager.default.contents(atPath: outputFile.path)
         else { throw CourseError("\(step)'s output on \(scenario) could not be read") }
-        var report = try Self.report(fromOutput: data, of: step)
-        if traced {
+        var (report, text) = try Self.reportAndText(fromOutput: data, of: step)
+        if let trace = launched.trace {
             do {
                 report.events = Self.events(fromTrace: try BoundedFile.read(trace.path, as: .trace))
             } catch {
                 throw CourseError("\(step)'s --trace on \(scenario) could not be read: \(error)")
             }
         }
-        return report
+        return (report, text)
     }
 
     /// Whether a child's last words say an allocation failed (the memory limit reached).
@@ -224,6 +294,11 @@ struct WorkbookPackage {
     /// A step's report in what it printed: the `--json` object, written in one piece, wherever the
     /// student's own prints (buffered, so flushed in chunks at any moment) put it.
     static func report(fromOutput data: Data, of step: String) throws -> RunReport {
+        try reportAndText(fromOutput: data, of: step).0
+    }
+
+    /// The report in what a step printed, and its text.
+    static func reportAndText(fromOutput data: Data, of step: String) throws -> (RunReport, String) {
         let bytes = [UInt8](data)
         let marker = Array("{\n  \"step\":".utf8)
         var index = bytes.count - marker.count
@@ -232,7 +307,7 @@ struct WorkbookPackage {
                 let end = endOfObject(in: bytes, from: index),
                 let report = try? Self.report(fromJSON: Data(bytes[index...end]))
             {
-                return report
+                return (report, String(decoding: bytes[index...end], as: UTF8.self))
             }
             index -= 1
         }

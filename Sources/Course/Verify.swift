@@ -78,7 +78,12 @@ enum Verify {
         var failures = walkthroughMismatches(package: source)
         for failure in failures { Course.say("FAIL  walkthrough: \(failure)") }
         let scratch = here ? source.folder : try copy(source)
-        defer { if !here { try? FileManager.default.removeItem(at: scratch) } }
+        defer {
+            if !here {
+                try? FileManager.default.removeItem(at: scratch)
+                removeBuildLocks(of: scratch)
+            }
+        }
         var course = Course(package: WorkbookPackage(folder: scratch))
         course.quiet = true
         Course.say("Building the steps in \(here ? "place" : "a scratch copy (\(scratch.path))")…")
@@ -225,11 +230,33 @@ enum Verify {
                 guard caught else {
                     return "mutant \(number + 1) (\(mutant.mistake)) passes: the check cannot tell"
                 }
-                let reason = course.lastFailure?.split(separator: "\n").first ?? ""
+                let message = course.lastFailure ?? ""
+                if mutant.shows.isEmpty {
+                    return "mutant \(number + 1) (\(mutant.mistake)) does not say which words its failure "
+                        + "must show"
+                }
+                let missing = mutant.missingWords(in: message)
+                guard missing.isEmpty else {
+                    return "mutant \(number + 1) (\(mutant.mistake)) is caught with a message that does not "
+                        + "name it (no \(missing.map { "“\($0)”" }.joined(separator: ", "))): "
+                        + "\(message.split(separator: "\n").prefix(2).joined(separator: " / "))"
+                }
+                let reason = message.split(separator: "\n").first ?? ""
                 Course.say("      caught mutant \(number + 1), \(mutant.mistake): \(reason)")
             }
             Course.say("      (with the code taken away: \(stubbed.split(separator: "\n").first ?? ""))")
             return nil
+        }
+    }
+
+    /// Removes the lock files SwiftPM leaves in the temporary folder for a package's build folder
+    /// (`_tmp_course-verify-…_.build.lock` and the like: the folder's path, slashes made underscores).
+    static func removeBuildLocks(of package: URL) {
+        let temporary = FileManager.default.temporaryDirectory
+        let prefix = package.path.replacingOccurrences(of: "/", with: "_") + "_"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        where name.hasPrefix(prefix) && name.hasSuffix(".lock") {
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
         }
     }
 
