@@ -276,6 +276,10 @@ enum Exercises {
                     "                self.tableView.reloadRows(at: [indexPath], with: .fade)\n", "",
                     shows: ["placeholder"]),
                 Mutant(
+                    "the row removed and reloaded off the main thread", file: "ListViewController.swift",
+                    inside: "func startDownloadForRecord", "OperationQueue.main.addOperation {", "do {",
+                    shows: ["main thread checker", "reloadRows"]),
+                Mutant(
                     "the downloader never added to the queue", file: "ListViewController.swift",
                     inside: "func startDownloadForRecord",
                     "        movieOperations.downloadQueue.addOperation(downloader)\n", "",
@@ -711,7 +715,7 @@ enum Exercises {
                     "a guard without the identity test", file: "ListViewController.swift",
                     inside: "func finishLoads",
                     ", cell.imageLoad === load || !techniques.contains(.cancelOnReuse)", "",
-                    shows: ["another row's poster"]),
+                    shows: ["check the guard"]),
                 Mutant(
                     "a load cancelled on reuse but not forgotten", file: "MovieCell.swift",
                     inside: "func prepareForReuse", "            imageLoad = nil\n", "",
@@ -837,7 +841,7 @@ enum Exercises {
                 Mutant(
                     "the whole URL as the file name", file: "DiskCache.swift", inside: "func fileURL",
                     "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"", "url.absoluteString",
-                    shows: ["file"]),
+                    shows: ["a write to Posters failed"]),
             ]),
     ]
 

@@ -159,16 +159,35 @@ struct WorkbookPackage {
             let left = index < a.count ? String(a[index]) : "(nothing)"
             let right = index < b.count ? String(b[index]) : "(nothing)"
             if left != right {
-                func shown(_ line: String) -> String {
-                    let trimmed = line.trimmingCharacters(in: .whitespaces)
-                    return trimmed.count > 120 ? trimmed.prefix(120) + "…" : trimmed
-                }
+                let (mine, theirs) = differingItems(left, right)
                 return
-                    "line \(index + 1) of the --json report is `\(shown(left))` in one and `\(shown(right))` "
-                    + "in the other"
+                    "line \(index + 1) of the --json report has `\(mine)` in one and `\(theirs)` in the other"
             }
         }
         return nil
+    }
+
+    /// Where two lines first differ, as the items holding the difference: for a line of JSON, the
+    /// comma-separated items (`"bytes_wasted": 357148` and `"bytes_wasted": 515342`), each at most 120
+    /// characters; `(end of line)` for a line that stops there.
+    static func differingItems(_ left: String, _ right: String) -> (String, String) {
+        let a = Array(left)
+        let b = Array(right)
+        var first = 0
+        while first < a.count, first < b.count, a[first] == b[first] { first += 1 }
+        func rest(_ characters: [Character]) -> String {
+            first < characters.count ? String(String(characters[first...]).prefix(120)) : "(end of line)"
+        }
+        if first == a.count || first == b.count { return (rest(a), rest(b)) }
+        var start = first
+        while start > 0, !",{[".contains(a[start - 1]) { start -= 1 }
+        func item(_ characters: [Character]) -> String {
+            var end = first
+            while end < characters.count, !",}]".contains(characters[end]) { end += 1 }
+            let text = String(characters[start..<end]).trimmingCharacters(in: .whitespaces)
+            return text.count > 120 ? text.prefix(120) + "…" : text
+        }
+        return (item(a), item(b))
     }
 
     /// A step started by `launch`: the process and the files it writes.
@@ -358,7 +377,7 @@ struct WorkbookPackage {
     /// A `--trace` file's events (JSON Lines, one object per line), with the fields the exercises read:
     /// a string field's text, a true-or-false field as `true` or `false`.
     static func events(fromTrace bytes: [UInt8]) -> [TraceLine] {
-        let keys = ["thread", "state", "operation", "cancelled", "url"]
+        let keys = ["thread", "state", "operation", "cancelled", "url", "method"]
         return bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
                 let name = object["event"] as? String
