@@ -181,6 +181,10 @@ enum Exercises {
                 RunSpec(label: "step 1", step: .previous, scenario: .builtIn("course")),
             ],
             expectations: [
+                Expectation(
+                    .metric("requests_started", of: "course"), .atMost,
+                    .baseline("requests_started", of: "course"),
+                    says: "a failed download should not be asked for again and again: record it as .failed"),
                 Expectation(.screenFilled, on: "course", says: "every row should end with its poster"),
                 Expectation(.noRequestOnMainThread, on: "course", says: "downloads should run on the queue"),
                 Expectation(
@@ -196,6 +200,11 @@ enum Exercises {
                     says:
                         "every poster that downloaded should go on to the sepia filter: record it as .downloaded"
                 ),
+                Expectation(
+                    .metric("stops_unfilled", of: "course"), .atMost,
+                    .baseline("stops_unfilled", of: "course"),
+                    says: "a row whose download failed should show Image.failed, not a placeholder that "
+                        + "looks still loading"),
                 Expectation(
                     .finalScreenAsShipped, on: "course",
                     says: "each row should end with the picture the code as shipped gives it"),
@@ -213,6 +222,14 @@ enum Exercises {
                     "a poster recorded as .filtered, skipping the filter", file: "ImageDownloader.swift",
                     inside: "func main", "movieRecord.state = .downloaded", "movieRecord.state = .filtered",
                     shows: ["sepia filter", "record it as .downloaded"]),
+                Mutant(
+                    "a failure left on the placeholder, without Image.failed", file: "ImageDownloader.swift",
+                    inside: "func main", "            movieRecord.image = Image.failed\n", "",
+                    shows: ["placeholder"]),
+                Mutant(
+                    "a failure set back to .new, so it is asked for again", file: "ImageDownloader.swift",
+                    inside: "func main", "movieRecord.state = .failed", "movieRecord.state = .new",
+                    shows: ["record it as .failed"]),
             ]),
         Exercise(
             id: "2.5", title: "Write startDownloadForRecord", step: 2,
@@ -456,11 +473,17 @@ enum Exercises {
             runs: [
                 RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling"), traced: true),
                 RunSpec(label: "step 2", step: .previous, scenario: .builtIn("long-fling")),
+                RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
             ],
             expectations: [
                 Expectation(
                     .noRequestWhileScrolling, on: "long-fling",
                     says: "no request should start while the table drags or decelerates"),
+                Expectation(
+                    .metric("bytes_wasted", of: "long-fling"), .atMost,
+                    .baseline("bytes_wasted", of: "long-fling"), times: 1.5,
+                    says: "a drag should suspend the queues (isSuspended = true), not cancel their work: a "
+                        + "cancelled download wastes its bytes"),
                 Expectation(
                     .screenFilled, on: "long-fling", says: "the rows the table stops on should get posters"),
                 Expectation(
@@ -471,6 +494,11 @@ enum Exercises {
                     .metric("requests_started", of: "long-fling"), .below,
                     .metric("requests_started", of: "step 2"),
                     times: 0.5, says: "step 3 should start far fewer requests than step 2 on long flings"),
+                Expectation(
+                    .screenFilled, on: "course",
+                    says:
+                        "the rows a drag ends on without deceleration should get posters: scrollViewDidEndDragging "
+                        + "loads them when decelerate is false"),
             ],
             mutants: [
                 Mutant(
@@ -485,6 +513,14 @@ enum Exercises {
                     "queues never resumed after a deceleration", file: "ListViewController.swift",
                     inside: "func scrollViewDidEndDecelerating", "        resumeAllOperations()\n", "",
                     shows: ["stop"]),
+                Mutant(
+                    "nothing done when a drag ends without deceleration", file: "ListViewController.swift",
+                    inside: "func scrollViewDidEndDragging", "if !decelerate {", "if false {",
+                    shows: ["without deceleration"]),
+                Mutant(
+                    "the queues' work cancelled instead of suspended", file: "ListViewController.swift",
+                    inside: "func suspendAllOperations", "movieOperations.downloadQueue.isSuspended = true",
+                    "movieOperations.downloadQueue.cancelAllOperations()", shows: ["suspend"]),
             ]),
         Exercise(
             id: "3.6", title: "Write the cancellable ImageDownloader", step: 3,
@@ -698,7 +734,8 @@ enum Exercises {
                 Expectation(
                     .noWrongImage, on: "mix-up",
                     says:
-                        "a poster that arrives for a row that left must not land in its reused cell: check the guard"
+                        "a poster that arrives for a row that left must not land in its reused cell: check "
+                        + "prepareForReuse (cancel the cell's load and forget it) and the guard in finishLoads"
                 ),
                 Expectation(.screenFilled, on: "slow-reuse", says: "every row should end with its poster"),
                 Expectation(
@@ -715,14 +752,14 @@ enum Exercises {
                     "a guard without the identity test", file: "ListViewController.swift",
                     inside: "func finishLoads",
                     ", cell.imageLoad === load || !techniques.contains(.cancelOnReuse)", "",
-                    shows: ["check the guard"]),
+                    shows: ["the guard"]),
                 Mutant(
                     "a load cancelled on reuse but not forgotten", file: "MovieCell.swift",
                     inside: "func prepareForReuse", "            imageLoad = nil\n", "",
-                    shows: ["reused cell"]),
+                    shows: ["prepareForReuse", "forget"]),
                 Mutant(
                     "a prepareForReuse that keeps the cell's load (only clears the image)", [noCancelOnReuse],
-                    shows: ["load"]),
+                    shows: ["prepareForReuse", "cancel"]),
             ]),
         Exercise(
             id: "4.8", title: "Write the cost-bounded LRU", step: 4,
