@@ -8,6 +8,9 @@ struct Course {
     var quiet = false
     /// Why the last `check` failed.
     var lastFailure: String?
+    /// Whether `check` judges a prediction exercise's runs too (for `verify`, which proves what the
+    /// walkthrough promises of them): a student's check has nothing of theirs to judge there.
+    var judgesPredictions = false
 
     init(package: WorkbookPackage) {
         self.package = package
@@ -158,6 +161,25 @@ struct Course {
             throw CourseError("there is no Sources/Step\(exercise.step)… folder for exercise \(exercise.id)")
         }
         if case .run = exercise.kind {
+            if exercise.studentFiles.isEmpty, !judgesPredictions {
+                say(
+                    "\(exercise.id) \(exercise.title): nothing to check: compare your prediction with the run "
+                        + "(\(exercise.commands.joined(separator: "; ")))."
+                )
+                progress.set(exercise.id, .done)
+                try progress.save()
+                return true
+            }
+            let missing = exercise.studentFiles.filter {
+                !FileManager.default.fileExists(atPath: package.folder.appendingPathComponent($0).path)
+            }
+            if !missing.isEmpty {
+                return fail(
+                    exercise,
+                    "\(missing.joined(separator: " and ")) \(missing.count == 1 ? "is" : "are") not there yet: the "
+                        + "exercise asks you to write \(missing.count == 1 ? "it" : "them") (swift run Course start "
+                        + "\(exercise.id) says how)")
+            }
         } else if progress.state(exercise.id) == .notStarted {
             throw CourseError("start it first: swift run Course start \(exercise.id)")
         }
@@ -223,12 +245,13 @@ struct Course {
         }
         if runTests, let filter = exercise.tests {
             say("Running the step's tests (swift test --filter \"\(filter)\")…")
-            let outcome = package.execute("swift", ["test", "--filter", filter])
+            if let errors = package.buildTests() {
+                return fail(exercise, "the tests do not build:\n\(errors)")
+            }
+            let outcome = package.execute(
+                "swift", ["test", "--skip-build", "--filter", filter], limits: .tests)
             if outcome.status != 0 {
-                let failed = outcome.output.split(separator: "\n").filter {
-                    $0.contains("error:") || $0.contains("recorded an issue") || $0.contains(" failed ")
-                }
-                return fail(exercise, "the tests failed:\n" + failed.prefix(4).joined(separator: "\n"))
+                return fail(exercise, Self.testFailure(outcome.output, limits: .tests))
             }
         }
         progress.set(exercise.id, .done)
@@ -241,75 +264,29 @@ struct Course {
         return true
     }
 
+    /// Why a `swift test` run failed, the failing expectation first: the issues the tests recorded (with
+    /// their messages), a crash's fatal error, or the time limit, then the other lines that say so.
+    static func testFailure(_ output: String, limits: Limits) -> String {
+        let lines = output.split(separator: "\n").map(String.init)
+        let issues = lines.filter { $0.contains("recorded an issue") || $0.contains("Fatal error") }
+        let errors = lines.filter { $0.contains("error:") && !issues.contains($0) }
+        let stopped = lines.filter { $0.contains("did not finish within") }
+        var shown = (stopped + issues + errors).prefix(4).map { line in
+            line.count > 400 ? line.prefix(400) + "…" : Substring(line)
+        }
+        if shown.isEmpty { shown = lines.suffix(4).map { Substring($0) } }
+        if !stopped.isEmpty {
+            return "the tests did not finish within \(Int(limits.seconds ?? 0)) s (stopped): does a loop in "
+                + "your code never end?\n" + shown.dropFirst().joined(separator: "\n")
+        }
+        return "the tests failed: " + shown.joined(separator: "\n")
+    }
+
     mutating func fail(_ exercise: Exercise, _ reason: String) -> Bool {
         lastFailure = reason
         say("✗ \(exercise.id) \(exercise.title): \(reason)")
         say("  Stuck? swift run Course hint \(exercise.id)")
         return false
-    }
-
-    /// Builds the steps an exercise plays and runs them; with `only`, just the runs of that step.
-    func runAll(_ exercise: Exercise, only: RunSpec.StepChoice? = nil) throws -> [String: RunReport] {
-        let specs = exercise.runs.filter { only == nil || $0.step == only }
-        if specs.isEmpty { return [:] }
-        var built: Set<String> = []
-        for spec in specs {
-            guard let step = package.stepName(for: spec, of: exercise) else {
-                throw CourseError("exercise \(exercise.id) needs a step before step \(exercise.step)")
-            }
-            if built.insert(step).inserted {
-                say("Building \(step)…")
-                if let errors = package.build(step) {
-                    throw CourseError("\(step) does not build:\n\(errors)")
-                }
-            }
-        }
-        let bin = package.binFolder()
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "course-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let cache = scratch.appendingPathComponent("cache").path
-        var reports: [String: RunReport] = [:]
-        for spec in specs {
-            let step = package.stepName(for: spec, of: exercise)!
-            let scenario = try scenarioPath(spec.scenario, scratch: scratch)
-            let options = spec.options.map { $0 == "{cache}" ? cache : $0 }
-            say("Running \(step) --scenario \(scenario.shown) \(options.joined(separator: " "))")
-            reports[spec.label] = try package.run(
-                step, scenario: scenario.path, options: options, traced: spec.traced,
-                limited: spec.step == .this, bin: bin, scratch: scratch)
-        }
-        return reports
-    }
-
-    /// The scenario to pass: a built-in's name, the student's file, or one made from the recipe.
-    func scenarioPath(_ choice: ScenarioChoice, scratch: URL) throws -> (path: String, shown: String) {
-        switch choice {
-        case .builtIn(let name):
-            return (name, name)
-        case .file(let path, let recipe):
-            let students = package.folder.appendingPathComponent(path)
-            if FileManager.default.fileExists(atPath: students.path) { return (students.path, path) }
-            let made = scratch.appendingPathComponent(students.lastPathComponent)
-            try Self.text(of: recipe, package: package.folder).write(
-                to: made, atomically: true, encoding: .utf8)
-            return (made.path, "\(path) (not written: made as the walkthrough says)")
-        }
-    }
-
-    /// A recipe's scenario text.
-    static func text(of recipe: ScenarioRecipe, package: URL) throws -> String {
-        switch recipe {
-        case .text(let text):
-            return text
-        case .builtIn(let name, let replacements):
-            let file = package.appendingPathComponent(
-                "Sources/Scenarios/Resources/Scenarios/\(name).scenario")
-            let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
-            return lines.map { line in replacements.first { line.hasPrefix($0.0) }?.1 ?? line }
-                .joined(separator: "\n")
-        }
     }
 
     // MARK: hint, reset

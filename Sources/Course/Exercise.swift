@@ -49,6 +49,13 @@ struct Exercise: Sendable {
         }
     }
 
+    /// The files a run exercise asks the student to write (its runs' scenario files, under `out/`); a run
+    /// exercise without any asks only for a prediction.
+    var studentFiles: [String] {
+        guard case .run = kind else { return [] }
+        return Array(Set(runs.compactMap(\.scenario.file))).sorted()
+    }
+
     /// Whether `check` needs a run of the code as shipped, recorded by `start`, to compare against.
     var needsBaseline: Bool {
         expectations.contains { expectation in
@@ -78,17 +85,29 @@ struct Mutant: Sendable {
     let edits: [Edit]
     /// Whether only the exercise's tests catch it, not its runs: `verify` then runs them too.
     var byTests = false
+    /// Words the check's failure must show (any case), so that it names this mistake: `verify` fails a
+    /// mutant caught with a message that does not.
+    var shows: [String] = []
 
-    init(_ mistake: String, _ edits: [Edit], byTests: Bool = false) {
+    init(_ mistake: String, _ edits: [Edit], byTests: Bool = false, shows: [String] = []) {
         self.mistake = mistake
         self.edits = edits
         self.byTests = byTests
+        self.shows = shows
     }
 
     /// The mistake of replacing `old` by `new` once, inside a declaration of a file.
-    init(_ mistake: String, file: String, inside: String, _ old: String, _ new: String, byTests: Bool = false)
-    {
-        self.init(mistake, [Edit(file: file, inside: inside, old: old, new: new)], byTests: byTests)
+    init(
+        _ mistake: String, file: String, inside: String, _ old: String, _ new: String, byTests: Bool = false,
+        shows: [String] = []
+    ) {
+        self.init(
+            mistake, [Edit(file: file, inside: inside, old: old, new: new)], byTests: byTests, shows: shows)
+    }
+
+    /// The words of `shows` a failure message lacks (compared in lower case).
+    func missingWords(in message: String) -> [String] {
+        shows.filter { !message.lowercased().contains($0.lowercased()) }
     }
 }
 
@@ -133,6 +152,14 @@ enum ScenarioChoice: Sendable {
     /// A file the walkthrough has the student write (`path`, under `out/`): `Course` uses the student's file
     /// when it exists and makes it from `make` otherwise.
     case file(path: String, make: ScenarioRecipe)
+}
+
+extension ScenarioChoice {
+    /// The path of a scenario file, nil for a built-in.
+    var file: String? {
+        if case .file(let path, _) = self { return path }
+        return nil
+    }
 }
 
 /// How a scenario file an exercise uses is made.

@@ -181,6 +181,10 @@ enum Exercises {
                 RunSpec(label: "step 1", step: .previous, scenario: .builtIn("course")),
             ],
             expectations: [
+                Expectation(
+                    .metric("requests_started", of: "course"), .atMost,
+                    .baseline("requests_started", of: "course"),
+                    says: "a failed download should not be asked for again and again: record it as .failed"),
                 Expectation(.screenFilled, on: "course", says: "every row should end with its poster"),
                 Expectation(.noRequestOnMainThread, on: "course", says: "downloads should run on the queue"),
                 Expectation(
@@ -192,19 +196,40 @@ enum Exercises {
                     .metric("filters", of: "course"), .atMost, .baseline("filters", of: "course"),
                     says: "only posters that downloaded should go on to the sepia filter, not a failure"),
                 Expectation(
+                    .metric("filters", of: "course"), .atLeast, .baseline("filters", of: "course"),
+                    says:
+                        "every poster that downloaded should go on to the sepia filter: record it as .downloaded"
+                ),
+                Expectation(
+                    .metric("stops_unfilled", of: "course"), .atMost,
+                    .baseline("stops_unfilled", of: "course"),
+                    says: "a row whose download failed should show Image.failed, not a placeholder that "
+                        + "looks still loading"),
+                Expectation(
                     .finalScreenAsShipped, on: "course",
                     says: "each row should end with the picture the code as shipped gives it"),
             ],
             mutants: [
                 Mutant(
                     "a failure recorded as .downloaded", file: "ImageDownloader.swift", inside: "func main",
-                    "movieRecord.state = .failed", "movieRecord.state = .downloaded"),
+                    "movieRecord.state = .failed", "movieRecord.state = .downloaded", shows: ["not a failure"]
+                ),
                 Mutant(
                     "a decoded poster never stored in the record", file: "ImageDownloader.swift",
-                    inside: "func main", "            movieRecord.image = image\n", ""),
+                    inside: "func main", "            movieRecord.image = image\n", "", shows: ["placeholder"]
+                ),
                 Mutant(
                     "a poster recorded as .filtered, skipping the filter", file: "ImageDownloader.swift",
-                    inside: "func main", "movieRecord.state = .downloaded", "movieRecord.state = .filtered"),
+                    inside: "func main", "movieRecord.state = .downloaded", "movieRecord.state = .filtered",
+                    shows: ["sepia filter", "record it as .downloaded"]),
+                Mutant(
+                    "a failure left on the placeholder, without Image.failed", file: "ImageDownloader.swift",
+                    inside: "func main", "            movieRecord.image = Image.failed\n", "",
+                    shows: ["placeholder"]),
+                Mutant(
+                    "a failure set back to .new, so it is asked for again", file: "ImageDownloader.swift",
+                    inside: "func main", "movieRecord.state = .failed", "movieRecord.state = .new",
+                    shows: ["record it as .failed"]),
             ]),
         Exercise(
             id: "2.5", title: "Write startDownloadForRecord", step: 2,
@@ -256,19 +281,26 @@ enum Exercises {
                     "no test for a download already in progress", file: "ListViewController.swift",
                     inside: "func startDownloadForRecord",
                     "        if movieOperations.downloadsInProgress[indexPath] != nil {\n            return\n        }\n",
-                    ""),
+                    "", shows: ["second download"]),
                 Mutant(
                     "the downloader never recorded in downloadsInProgress", file: "ListViewController.swift",
                     inside: "func startDownloadForRecord",
-                    "        movieOperations.downloadsInProgress[indexPath] = downloader\n", ""),
+                    "        movieOperations.downloadsInProgress[indexPath] = downloader\n", "",
+                    shows: ["second download"]),
                 Mutant(
                     "the row never reloaded when its download finishes", file: "ListViewController.swift",
                     inside: "func startDownloadForRecord",
-                    "                self.tableView.reloadRows(at: [indexPath], with: .fade)\n", ""),
+                    "                self.tableView.reloadRows(at: [indexPath], with: .fade)\n", "",
+                    shows: ["placeholder"]),
+                Mutant(
+                    "the row removed and reloaded off the main thread", file: "ListViewController.swift",
+                    inside: "func startDownloadForRecord", "OperationQueue.main.addOperation {", "do {",
+                    shows: ["main thread checker", "reloadRows"]),
                 Mutant(
                     "the downloader never added to the queue", file: "ListViewController.swift",
                     inside: "func startDownloadForRecord",
-                    "        movieOperations.downloadQueue.addOperation(downloader)\n", ""),
+                    "        movieOperations.downloadQueue.addOperation(downloader)\n", "",
+                    shows: ["placeholder"]),
             ]),
     ]
 
@@ -395,15 +427,27 @@ enum Exercises {
                 Mutant(
                     "a download cancelled but not removed from downloadsInProgress",
                     file: "ListViewController.swift", inside: "func loadImagesForOnscreenCells",
-                    "            movieOperations.downloadsInProgress.removeValue(forKey: indexPath)\n", ""),
+                    "            movieOperations.downloadsInProgress.removeValue(forKey: indexPath)\n", "",
+                    shows: ["comes back"]),
                 Mutant(
                     "a download removed from its map but never cancelled", file: "ListViewController.swift",
                     inside: "func loadImagesForOnscreenCells", "                pendingDownload.cancel()\n",
-                    ""),
+                    "", shows: ["cancelled"]),
+                Mutant(
+                    "the two sets looped without sorting",
+                    [
+                        Edit(
+                            file: "ListViewController.swift", inside: "func loadImagesForOnscreenCells",
+                            old: "in toBeCancelled.sorted() {", new: "in toBeCancelled {"),
+                        Edit(
+                            file: "ListViewController.swift", inside: "func loadImagesForOnscreenCells",
+                            old: "in toBeStarted.sorted() {", new: "in toBeStarted {"),
+                    ], shows: ["two runs", "Set"]),
                 Mutant(
                     "visible rows never started", file: "ListViewController.swift",
                     inside: "func loadImagesForOnscreenCells",
-                    "            startOperationsForMovieRecord(recordToProcess, indexPath: indexPath)\n", ""),
+                    "            startOperationsForMovieRecord(recordToProcess, indexPath: indexPath)\n", "",
+                    shows: ["placeholder"]),
             ]),
         Exercise(
             id: "3.5", title: "Write the suspension and the scroll callbacks", step: 3,
@@ -429,11 +473,17 @@ enum Exercises {
             runs: [
                 RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling"), traced: true),
                 RunSpec(label: "step 2", step: .previous, scenario: .builtIn("long-fling")),
+                RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
             ],
             expectations: [
                 Expectation(
                     .noRequestWhileScrolling, on: "long-fling",
                     says: "no request should start while the table drags or decelerates"),
+                Expectation(
+                    .metric("bytes_wasted", of: "long-fling"), .atMost,
+                    .baseline("bytes_wasted", of: "long-fling"), times: 1.5,
+                    says: "a drag should suspend the queues (isSuspended = true), not cancel their work: a "
+                        + "cancelled download wastes its bytes"),
                 Expectation(
                     .screenFilled, on: "long-fling", says: "the rows the table stops on should get posters"),
                 Expectation(
@@ -444,17 +494,33 @@ enum Exercises {
                     .metric("requests_started", of: "long-fling"), .below,
                     .metric("requests_started", of: "step 2"),
                     times: 0.5, says: "step 3 should start far fewer requests than step 2 on long flings"),
+                Expectation(
+                    .screenFilled, on: "course",
+                    says:
+                        "the rows a drag ends on without deceleration should get posters: scrollViewDidEndDragging "
+                        + "loads them when decelerate is false"),
             ],
             mutants: [
                 Mutant(
                     "no suspension when a drag begins", file: "ListViewController.swift",
-                    inside: "func scrollViewWillBeginDragging", "        suspendAllOperations()\n", ""),
+                    inside: "func scrollViewWillBeginDragging", "        suspendAllOperations()\n", "",
+                    shows: ["while the table"]),
                 Mutant(
                     "work started when a drag ends into a deceleration", file: "ListViewController.swift",
-                    inside: "func scrollViewDidEndDragging", "if !decelerate {", "if true {"),
+                    inside: "func scrollViewDidEndDragging", "if !decelerate {", "if true {",
+                    shows: ["while the table"]),
                 Mutant(
                     "queues never resumed after a deceleration", file: "ListViewController.swift",
-                    inside: "func scrollViewDidEndDecelerating", "        resumeAllOperations()\n", ""),
+                    inside: "func scrollViewDidEndDecelerating", "        resumeAllOperations()\n", "",
+                    shows: ["stop"]),
+                Mutant(
+                    "nothing done when a drag ends without deceleration", file: "ListViewController.swift",
+                    inside: "func scrollViewDidEndDragging", "if !decelerate {", "if false {",
+                    shows: ["without deceleration"]),
+                Mutant(
+                    "the queues' work cancelled instead of suspended", file: "ListViewController.swift",
+                    inside: "func suspendAllOperations", "movieOperations.downloadQueue.isSuspended = true",
+                    "movieOperations.downloadQueue.cancelAllOperations()", shows: ["suspend"]),
             ]),
         Exercise(
             id: "3.6", title: "Write the cancellable ImageDownloader", step: 3,
@@ -499,7 +565,7 @@ enum Exercises {
                             file: "ImageDownloader.swift", inside: "func main",
                             old: "        if isCancelled {\n            return\n        }\n", new: "",
                             occurrence: 2)
-                    ]),
+                    ], shows: ["should not be decoded"]),
                 Mutant(
                     "the second check after the decode, not before it",
                     [
@@ -512,10 +578,11 @@ enum Exercises {
                             old: "if let imageData, let image = Image(data: imageData) {\n",
                             new: "if let imageData, let image = Image(data: imageData) {\n"
                                 + "            if isCancelled {\n                return\n            }\n"),
-                    ]),
+                    ], shows: ["should not be decoded"]),
                 Mutant(
                     "a failure recorded as .downloaded", file: "ImageDownloader.swift", inside: "func main",
-                    "movieRecord.state = .failed", "movieRecord.state = .downloaded"),
+                    "movieRecord.state = .failed", "movieRecord.state = .downloaded", shows: ["not a failure"]
+                ),
             ]),
     ]
 
@@ -667,7 +734,8 @@ enum Exercises {
                 Expectation(
                     .noWrongImage, on: "mix-up",
                     says:
-                        "a poster that arrives for a row that left must not land in its reused cell: check the guard"
+                        "a poster that arrives for a row that left must not land in its reused cell: check "
+                        + "prepareForReuse (cancel the cell's load and forget it) and the guard in finishLoads"
                 ),
                 Expectation(.screenFilled, on: "slow-reuse", says: "every row should end with its poster"),
                 Expectation(
@@ -683,12 +751,15 @@ enum Exercises {
                 Mutant(
                     "a guard without the identity test", file: "ListViewController.swift",
                     inside: "func finishLoads",
-                    ", cell.imageLoad === load || !techniques.contains(.cancelOnReuse)", ""),
+                    ", cell.imageLoad === load || !techniques.contains(.cancelOnReuse)", "",
+                    shows: ["the guard"]),
                 Mutant(
                     "a load cancelled on reuse but not forgotten", file: "MovieCell.swift",
-                    inside: "func prepareForReuse", "            imageLoad = nil\n", ""),
+                    inside: "func prepareForReuse", "            imageLoad = nil\n", "",
+                    shows: ["prepareForReuse", "forget"]),
                 Mutant(
-                    "a prepareForReuse that keeps the cell's load (only clears the image)", [noCancelOnReuse]),
+                    "a prepareForReuse that keeps the cell's load (only clears the image)", [noCancelOnReuse],
+                    shows: ["prepareForReuse", "cancel"]),
             ]),
         Exercise(
             id: "4.8", title: "Write the cost-bounded LRU", step: 4,
@@ -726,18 +797,19 @@ enum Exercises {
             mutants: [
                 Mutant(
                     "an LRU that evicts the newest", file: "ImageCache.swift", inside: "func setImage",
-                    "entries.min(by:", "entries.max(by:"),
+                    "entries.min(by:", "entries.max(by:", shows: ["memory"]),
                 Mutant(
                     "a cost counted twice", file: "ImageCache.swift", inside: "func setImage",
-                    "        totalCost += image.cost\n", "        totalCost += image.cost * 2\n"),
+                    "        totalCost += image.cost\n", "        totalCost += image.cost * 2\n",
+                    shows: ["memory"]),
                 Mutant(
                     "a cost never added to the total", file: "ImageCache.swift", inside: "func setImage",
-                    "        totalCost += image.cost\n", ""),
+                    "        totalCost += image.cost\n", "", shows: ["memory"]),
                 Mutant(
                     "a replaced entry's old cost kept in the total", file: "ImageCache.swift",
                     inside: "func setImage", "        if let old = entries[url] { totalCost -= old.cost }\n",
                     "",
-                    byTests: true),
+                    byTests: true, shows: ["cost"]),
             ]),
         Exercise(
             id: "4.9", title: "Write the hashed disk-cache name", step: 4,
@@ -794,17 +866,19 @@ enum Exercises {
                 Mutant(
                     "a file named after url.lastPathComponent", file: "DiskCache.swift",
                     inside: "func fileURL",
-                    "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"", "url.lastPathComponent"),
+                    "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"", "url.lastPathComponent",
+                    shows: ["rows 24 and 27"]),
                 Mutant(
                     "a hash of the last path component only", file: "DiskCache.swift", inside: "func fileURL",
-                    "url.absoluteString", "url.lastPathComponent"),
+                    "url.absoluteString", "url.lastPathComponent", shows: ["rows 24 and 27"]),
                 Mutant(
                     "a name from hashValue, which changes from run to run", file: "DiskCache.swift",
                     inside: "func fileURL", "FNV1a64.hexDigest(of: url.absoluteString)",
-                    "String(url.absoluteString.hashValue)"),
+                    "String(url.absoluteString.hashValue)", shows: ["second run"]),
                 Mutant(
                     "the whole URL as the file name", file: "DiskCache.swift", inside: "func fileURL",
-                    "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"", "url.absoluteString"),
+                    "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"", "url.absoluteString",
+                    shows: ["a write to Posters failed"]),
             ]),
     ]
 

@@ -44,10 +44,36 @@ enum Judge {
     static func firstFailure(
         of exercise: Exercise, runs: [String: RunReport], baselines: [String: RunReport]
     ) -> String? {
+        if checksMainThread.contains(exercise.step) {
+            for spec in exercise.runs where spec.step == .this {
+                if let run = runs[spec.label], let violation = mainThreadViolation(in: run) {
+                    return
+                        "the main thread checker saw \(violation) on \(spec.label): the table (reloadRows, "
+                        + "cellForRow, …) may be used only from the main thread: hop there with "
+                        + "OperationQueue.main.addOperation"
+                }
+            }
+        }
         for expectation in exercise.expectations {
             if let failure = check(expectation, runs: runs, baselines: baselines) { return failure }
         }
         return nil
+    }
+
+    /// The steps whose exercises require no call to the table off the main thread (chapters 2 to 4: the
+    /// steps that move work off it, whose articles keep the table's work there).
+    static let checksMainThread = 2...4
+
+    /// The main thread checker's finding in a run, in words (the first call's method and thread when the
+    /// run was traced); nil when it found nothing.
+    static func mainThreadViolation(in run: RunReport) -> String? {
+        let count = run.metrics["main_thread_checker_violations"] ?? 0
+        guard count > 0 else { return nil }
+        let calls = "\(format(count)) call(s) off the main thread"
+        guard let first = run.events.first(where: { $0.name == "main_thread_violation" }) else {
+            return calls
+        }
+        return calls + " (first: \(first.fields["method"] ?? "?") on \(first.fields["thread"] ?? "?"))"
     }
 
     /// Nil when the expectation holds, else what went wrong.

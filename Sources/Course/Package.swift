@@ -60,23 +60,30 @@ struct WorkbookPackage {
         let output: String
     }
 
-    /// Runs a program in the package folder and collects its output (standard error included when asked).
-    func execute(_ program: String, _ arguments: [String], errors: Bool = true) -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        process.currentDirectoryURL = folder
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errors ? pipe : FileHandle.nullDevice
+    /// Runs a program in the package folder under `limits` and collects its output (standard error
+    /// included when asked); a program stopped at its time limit reports status 124.
+    func execute(_ program: String, _ arguments: [String], errors: Bool = true, limits: Limits = .build)
+        -> Outcome
+    {
         do {
-            try process.run()
+            let scratch = try makeScratchFolder("course-command")
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let output = scratch.appendingPathComponent("output")
+            let child = try ChildStep.spawn(
+                program, arguments, in: folder, limits: limits, output: output,
+                errors: errors ? output : scratch.appendingPathComponent("errors"))
+            let stopped = child.wait(limits: limits)
+            let text = Self.head(of: output, bytes: 4_000_000)
+            if stopped != nil {
+                return Outcome(
+                    status: 124,
+                    output: text + "\n\(program) \(arguments.first ?? "") did not finish within "
+                        + "\(Int(limits.seconds ?? 0)) s: stopped")
+            }
+            return Outcome(status: child.status, output: text)
         } catch {
             return Outcome(status: 127, output: "cannot run \(program): \(error)")
         }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
     /// Builds one step; on failure, the compiler's errors.
@@ -104,62 +111,154 @@ struct WorkbookPackage {
         return URL(fileURLWithPath: outcome.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    /// How long one run of the student's step may take, in seconds (a debug run of a built-in scenario
-    /// takes one or two, or ten on a busy machine); runs of untouched steps have no limit.
-    static let runTimeLimit = 60.0
-
     /// The most bytes a run may write to its standard output, standard error or trace before it is
     /// stopped: a report is a few kilobytes and a built-in scenario's trace under a megabyte.
     static let outputLimit = 64_000_000
 
-    /// Runs a built step with `--json` (and `--trace` when asked) and reads its report.
+    /// Runs a built step with `--json` (and `--trace` when asked) and reads its report; with `twin`, plays
+    /// the same scenario in a second process at the same time (with the twin's options, such as its own
+    /// cache folder) and fails, naming the first line of the reports that differs, when the two differ:
+    /// a step must print the same for the same scenario, and a `Set` or `Dictionary` iterated where the
+    /// order reaches the app does not.
     ///
-    /// The step writes into files, not pipes, and the check waits for the step's own exit, so a process
-    /// it leaves behind holding its output cannot keep the check waiting; a step that runs too long or
-    /// writes too much is stopped.
+    /// The step runs in `scratch` (outside the package, so nothing it writes lands among the student's
+    /// files or the tests), under `limits`, in a process group of its own that ends with it. It writes
+    /// into files, not pipes, and the check waits for the step's own exit, so a process it leaves behind
+    /// cannot keep the check waiting; a step that runs too long or writes too much is stopped.
     func run(
-        _ step: String, scenario: String, options: [String], traced: Bool, limited: Bool, bin: URL,
-        scratch: URL
+        _ step: String, scenario: String, options: [String], traced: Bool, limits: Limits = .step, bin: URL,
+        scratch: URL, twin: [String]? = nil
     ) throws -> RunReport {
+        let first = try launch(
+            step, scenario: scenario, options: options, traced: traced, limits: limits, bin: bin,
+            scratch: scratch)
+        defer { first.remove() }
+        let second = try twin.map {
+            try launch(
+                step, scenario: scenario, options: $0, traced: false, limits: limits, bin: bin,
+                scratch: scratch)
+        }
+        defer { second?.remove() }
+        let (report, text) = try finish(first, step: step, scenario: scenario, limits: limits)
+        guard let second else { return report }
+        let (_, secondText) = try finish(second, step: step, scenario: scenario, limits: limits)
+        if let difference = Self.firstDifference(text, secondText) {
+            throw CourseError(
+                "two runs of \(step) on \(scenario) printed different reports (the same scenario must give the "
+                    + "same run): \(difference). Does your code loop over a Set or a Dictionary where the order "
+                    + "matters? Sort it first.")
+        }
+        return report
+    }
+
+    /// The first line where two reports differ, in words; nil when they are the same.
+    static func firstDifference(_ first: String, _ second: String) -> String? {
+        let a = first.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = second.split(separator: "\n", omittingEmptySubsequences: false)
+        for index in 0..<max(a.count, b.count) {
+            let left = index < a.count ? String(a[index]) : "(nothing)"
+            let right = index < b.count ? String(b[index]) : "(nothing)"
+            if left != right {
+                let (mine, theirs) = differingItems(left, right)
+                return
+                    "line \(index + 1) of the --json report has `\(mine)` in one and `\(theirs)` in the other"
+            }
+        }
+        return nil
+    }
+
+    /// Where two lines first differ, as the items holding the difference: for a line of JSON, the
+    /// comma-separated items (`"bytes_wasted": 357148` and `"bytes_wasted": 515342`), each at most 120
+    /// characters; `(end of line)` for a line that stops there.
+    static func differingItems(_ left: String, _ right: String) -> (String, String) {
+        let a = Array(left)
+        let b = Array(right)
+        var first = 0
+        while first < a.count, first < b.count, a[first] == b[first] { first += 1 }
+        func rest(_ characters: [Character]) -> String {
+            first < characters.count ? String(String(characters[first...]).prefix(120)) : "(end of line)"
+        }
+        if first == a.count || first == b.count { return (rest(a), rest(b)) }
+        var start = first
+        while start > 0, !",{[".contains(a[start - 1]) { start -= 1 }
+        func item(_ characters: [Character]) -> String {
+            var end = first
+            while end < characters.count, !",}]".contains(characters[end]) { end += 1 }
+            let text = String(characters[start..<end]).trimmingCharacters(in: .whitespaces)
+            return text.count > 120 ? text.prefix(120) + "…" : text
+        }
+        return (item(a), item(b))
+    }
+
+    /// A step started by `launch`: the process and the files it writes.
+    struct Launched {
+        let process: ChildStep
+        let trace: URL?
+        let output: URL
+        let errors: URL
+
+        func remove() {
+            for file in [trace, output, errors].compactMap({ $0 }) {
+                try? FileManager.default.removeItem(at: file)
+            }
+        }
+    }
+
+    /// Starts a built step with `--json` (and `--trace` when asked) in `scratch`.
+    func launch(
+        _ step: String, scenario: String, options: [String], traced: Bool, limits: Limits, bin: URL,
+        scratch: URL
+    ) throws -> Launched {
         var arguments = ["--json", "--scenario", scenario] + options
         let name = "\(step)-\(UUID().uuidString)"
         let trace = scratch.appendingPathComponent("\(name).trace")
         let outputFile = scratch.appendingPathComponent("\(name).out")
         let errorFile = scratch.appendingPathComponent("\(name).err")
-        defer {
-            for file in [trace, outputFile, errorFile] { try? FileManager.default.removeItem(at: file) }
-        }
         if traced { arguments += ["--trace", trace.path] }
         let process = try ChildStep.spawn(
-            bin.appendingPathComponent(step), arguments, in: folder, output: outputFile, errors: errorFile)
-        let started = Date()
-        var stopped: String?
-        while !process.hasEnded() {
-            Thread.sleep(forTimeInterval: 0.05)
-            if limited, Date().timeIntervalSince(started) > Self.runTimeLimit {
-                stopped =
-                    "\(step) did not finish \(scenario) within \(Int(Self.runTimeLimit)) s: does something "
-                    + "loop, such as a row reloaded again and again with no work done?"
-            } else if let file = [outputFile, errorFile, trace].first(where: {
-                Self.size(of: $0) > Self.outputLimit
-            }) {
-                stopped =
-                    "\(step) wrote more than \(Self.outputLimit / 1_000_000) MB to its "
-                    + "\(file == trace ? "trace" : file == errorFile ? "standard error" : "output") on \(scenario): "
-                    + "stopped. Does a print run in a loop?"
-            }
-            if stopped != nil {
-                process.stop()
-                break
-            }
+            bin.appendingPathComponent(step).path, arguments, in: scratch, limits: limits, output: outputFile,
+            errors: errorFile)
+        return Launched(process: process, trace: traced ? trace : nil, output: outputFile, errors: errorFile)
+    }
+
+    /// Waits for a launched step and reads its report (and the report's text).
+    func finish(_ launched: Launched, step: String, scenario: String, limits: Limits) throws -> (
+        RunReport, String
+    ) {
+        let (process, outputFile, errorFile) = (launched.process, launched.output, launched.errors)
+        var tooMuch: String?
+        let stopped = process.wait(limits: limits) {
+            guard
+                let file = [outputFile, errorFile, launched.trace].compactMap({ $0 }).first(where: {
+                    Self.size(of: $0) > Self.outputLimit
+                })
+            else { return nil }
+            tooMuch =
+                "\(step) wrote more than \(Self.outputLimit / 1_000_000) MB to its "
+                + "\(file == launched.trace ? "trace" : file == errorFile ? "standard error" : "output") on "
+                + "\(scenario): stopped. Does a print run in a loop?"
+            return tooMuch
         }
-        if let stopped { throw CourseError(stopped) }
+        if let tooMuch { throw CourseError(tooMuch) }
+        if stopped != nil {
+            throw CourseError(
+                "\(step) did not finish \(scenario) within \(Int(limits.seconds ?? 0)) s: stopped. Does "
+                    + "something loop, such as a row reloaded again and again with no work done?")
+        }
         let message = Self.head(of: errorFile)
         guard process.status == 0 else {
             let said = message.split(separator: "\n").prefix(3).joined(separator: "\n")
+            if process.signal == SIGXCPU {
+                throw CourseError(
+                    "\(step) used more than \(limits.processorSeconds) s of processor time on \(scenario): "
+                        + "stopped. Does something loop?")
+            }
             throw CourseError(
                 "\(step) \(process.signal != 0 ? "crashed" : "failed") on \(scenario)"
-                    + (said.isEmpty ? "" : ": \(said)"))
+                    + (said.isEmpty ? "" : ": \(said)")
+                    + (Self.outOfMemory(said)
+                        ? " (a run may map at most \(limits.memoryBytes >> 30) GB: does something allocate "
+                            + "without end?)" : ""))
         }
         if let warning = Self.runtimeWarning(in: message) {
             throw CourseError("\(step) warned on \(scenario): \(warning)")
@@ -167,15 +266,25 @@ struct WorkbookPackage {
         guard Self.size(of: outputFile) <= Self.outputLimit,
             let data = FileManager.default.contents(atPath: outputFile.path)
         else { throw CourseError("\(step)'s output on \(scenario) could not be read") }
-        var report = try Self.report(fromOutput: data, of: step)
-        if traced {
+        var (report, text) = try Self.reportAndText(fromOutput: data, of: step)
+        if let trace = launched.trace {
             do {
                 report.events = Self.events(fromTrace: try BoundedFile.read(trace.path, as: .trace))
             } catch {
                 throw CourseError("\(step)'s --trace on \(scenario) could not be read: \(error)")
             }
         }
-        return report
+        return (report, text)
+    }
+
+    /// Whether a child's last words say an allocation failed (the memory limit reached).
+    static func outOfMemory(_ errors: String) -> Bool {
+        [
+            "Could not allocate memory", "out of memory", "Out of memory", "Cannot allocate memory",
+            "std::bad_alloc", "Out of space",
+        ].contains {
+            errors.contains($0)
+        }
     }
 
     /// A file's size in bytes (0 when it is missing).
@@ -183,11 +292,11 @@ struct WorkbookPackage {
         ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
-    /// The first 64 KB of a file, as text.
-    static func head(of file: URL) -> String {
+    /// The first `bytes` of a file (64 KB unless told), as text.
+    static func head(of file: URL, bytes: Int = 65_536) -> String {
         guard let handle = FileHandle(forReadingAtPath: file.path) else { return "" }
         defer { try? handle.close() }
-        return String(decoding: handle.readData(ofLength: 65_536), as: UTF8.self)
+        return String(decoding: handle.readData(ofLength: bytes), as: UTF8.self)
     }
 
     /// The first line of a step's standard error that says the Swift runtime or the step itself saw
@@ -204,6 +313,11 @@ struct WorkbookPackage {
     /// A step's report in what it printed: the `--json` object, written in one piece, wherever the
     /// student's own prints (buffered, so flushed in chunks at any moment) put it.
     static func report(fromOutput data: Data, of step: String) throws -> RunReport {
+        try reportAndText(fromOutput: data, of: step).0
+    }
+
+    /// The report in what a step printed, and its text.
+    static func reportAndText(fromOutput data: Data, of step: String) throws -> (RunReport, String) {
         let bytes = [UInt8](data)
         let marker = Array("{\n  \"step\":".utf8)
         var index = bytes.count - marker.count
@@ -212,7 +326,7 @@ struct WorkbookPackage {
                 let end = endOfObject(in: bytes, from: index),
                 let report = try? Self.report(fromJSON: Data(bytes[index...end]))
             {
-                return report
+                return (report, String(decoding: bytes[index...end], as: UTF8.self))
             }
             index -= 1
         }
@@ -263,7 +377,7 @@ struct WorkbookPackage {
     /// A `--trace` file's events (JSON Lines, one object per line), with the fields the exercises read:
     /// a string field's text, a true-or-false field as `true` or `false`.
     static func events(fromTrace bytes: [UInt8]) -> [TraceLine] {
-        let keys = ["thread", "state", "operation", "cancelled", "url"]
+        let keys = ["thread", "state", "operation", "cancelled", "url", "method"]
         return bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
                 let name = object["event"] as? String
@@ -285,85 +399,4 @@ struct WorkbookPackage {
 struct CourseError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// A step run as a child process, waited for by its own exit. Foundation's `Process` is not used for it:
-/// on Linux its `isRunning` stays true while any process the step left behind still holds a descriptor
-/// the child inherited, so a background `sleep` in a student's step would hold the check.
-final class ChildStep {
-    let id: pid_t
-    /// The exit code (valid once ended), or 128 + the signal number when a signal ended it.
-    private(set) var status: Int32 = 0
-    /// The signal that ended it, 0 when it exited.
-    private(set) var signal: Int32 = 0
-    private var ended = false
-
-    private init(id: pid_t) { self.id = id }
-
-    /// Starts `executable` in `folder` (through `/bin/sh`'s `cd` and `exec`, which keeps its process id:
-    /// `posix_spawn` cannot change folder on every system), reading nothing, writing into two files.
-    static func spawn(_ executable: URL, _ arguments: [String], in folder: URL, output: URL, errors: URL)
-        throws -> ChildStep
-    {
-        // A struct on Linux, an optional pointer the call fills in on Darwin.
-        #if canImport(Darwin)
-            var actions: posix_spawn_file_actions_t? = nil
-        #else
-            var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", folder.path, executable.path] + arguments
-        let envp = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
-        var cArguments = argv.map { strdup($0) } + [nil]
-        var cEnvironment = envp.map { strdup($0) } + [nil]
-        defer {
-            for pointer in cArguments { free(pointer) }
-            for pointer in cEnvironment { free(pointer) }
-        }
-        var id: pid_t = 0
-        let spawned = posix_spawn(&id, "/bin/sh", &actions, nil, &cArguments, &cEnvironment)
-        guard spawned == 0 else {
-            throw CourseError(
-                "cannot start \(executable.lastPathComponent): \(String(cString: strerror(spawned)))")
-        }
-        return ChildStep(id: id)
-    }
-
-    /// Whether the step has exited (reaping it then), without waiting.
-    func hasEnded() -> Bool {
-        if ended { return true }
-        var raw: Int32 = 0
-        let reaped = waitpid(id, &raw, WNOHANG)
-        if reaped == 0 || (reaped < 0 && errno == EINTR) { return false }
-        if reaped == id {
-            note(raw)
-        } else {
-            // Not ours to wait for any more: gone, with no status to read.
-            ended = true
-            status = 127
-        }
-        return true
-    }
-
-    /// Ends the step (`SIGTERM`, then `SIGKILL` if it has not gone within a second) and reaps it.
-    func stop() {
-        guard !hasEnded() else { return }
-        kill(id, SIGTERM)
-        for _ in 0..<20 where !hasEnded() { Thread.sleep(forTimeInterval: 0.05) }
-        guard !hasEnded() else { return }
-        kill(id, SIGKILL)
-        var raw: Int32 = 0
-        while waitpid(id, &raw, 0) < 0, errno == EINTR {}
-        note(raw)
-    }
-
-    private func note(_ raw: Int32) {
-        ended = true
-        signal = raw & 0x7f
-        status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
-    }
 }

@@ -27,9 +27,27 @@ struct Progress {
 
     var file: URL { folder.appendingPathComponent("progress") }
 
+    /// The changes made since the file was read, applied again to what the file holds when saving.
+    private var changes: [Change] = []
+
+    private enum Change {
+        case set(String, State)
+        case hint(String)
+    }
+
     init(package: URL) {
         folder = package.appendingPathComponent(".course", isDirectory: true)
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return }
+        read()
+    }
+
+    /// Reads the progress file (nothing for a missing or oversized one).
+    private mutating func read() {
+        entries = [:]
+        current = nil
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber,
+            size.intValue <= 1_000_000,
+            let text = try? String(contentsOf: file, encoding: .utf8)
+        else { return }
         for line in text.split(separator: "\n") {
             let words = line.split(separator: " ").map(String.init)
             if words.count == 2, words[0] == "current" {
@@ -52,18 +70,48 @@ struct Progress {
     func hasPassed(_ id: String) -> Bool { entries[id]?.passed ?? false }
 
     mutating func set(_ id: String, _ state: State) {
-        entries[id, default: Entry(state: .notStarted, hints: 0)].state = state
-        if state == .done { entries[id]?.passed = true }
-        if state == .started { current = id }
+        changes.append(.set(id, state))
+        apply(.set(id, state))
     }
 
     mutating func countHint(_ id: String) {
-        entries[id, default: Entry(state: .notStarted, hints: 0)].hints += 1
+        changes.append(.hint(id))
+        apply(.hint(id))
     }
 
-    /// Writes the progress file (sorted, so it reads the same every time).
-    func save() throws {
+    private mutating func apply(_ change: Change) {
+        switch change {
+        case .set(let id, let state):
+            entries[id, default: Entry(state: .notStarted, hints: 0)].state = state
+            if state == .done { entries[id]?.passed = true }
+            if state == .started { current = id }
+        case .hint(let id):
+            entries[id, default: Entry(state: .notStarted, hints: 0)].hints += 1
+        }
+    }
+
+    /// The lock file beside the progress file: held (`flock`) while the file is read, changed and written.
+    var lockFile: URL { folder.appendingPathComponent("progress.lock") }
+
+    /// Writes the progress file (sorted, so it reads the same every time): under the lock, it reads the
+    /// file again and makes this run's changes on what it holds, so a check finishing meanwhile in
+    /// another process keeps its mark.
+    mutating func save() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let lock = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else {
+            throw CourseError("cannot open \(lockFile.path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw CourseError("cannot lock \(lockFile.path): \(String(cString: strerror(errno)))")
+            }
+        }
+        defer { flock(lock, LOCK_UN) }
+        read()
+        for change in changes { apply(change) }
+        changes = []
         var lines = entries.keys.sorted(by: Self.courseOrder).map { id in
             let entry = entries[id]!
             return "\(id) \(entry.state == .started ? "started" : entry.state.rawValue) \(entry.hints)"

@@ -78,7 +78,12 @@ enum Verify {
         var failures = walkthroughMismatches(package: source)
         for failure in failures { Course.say("FAIL  walkthrough: \(failure)") }
         let scratch = here ? source.folder : try copy(source)
-        defer { if !here { try? FileManager.default.removeItem(at: scratch) } }
+        defer {
+            if !here {
+                try? FileManager.default.removeItem(at: scratch)
+                removeBuildLocks(of: scratch)
+            }
+        }
         var course = Course(package: WorkbookPackage(folder: scratch))
         course.quiet = true
         Course.say("Building the steps in \(here ? "place" : "a scratch copy (\(scratch.path))")…")
@@ -133,6 +138,31 @@ enum Verify {
         }
         switch exercise.kind {
         case .run:
+            course.judgesPredictions = true
+            defer { course.judgesPredictions = false }
+            // A file the student writes: the check fails without it, and passes once it is written as the
+            // walkthrough says.
+            for path in exercise.studentFiles {
+                try? FileManager.default.removeItem(at: package.folder.appendingPathComponent(path))
+            }
+            if !exercise.studentFiles.isEmpty {
+                if try timed("\(exercise.id) with nothing written", { try course.check(exercise) }) {
+                    return "it passes before \(exercise.studentFiles.joined(separator: ", ")) is written"
+                }
+                for run in exercise.runs {
+                    guard case .file(let path, let recipe) = run.scenario else { continue }
+                    let url = package.folder.appendingPathComponent(path)
+                    try FileManager.default.createDirectory(
+                        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Course.text(of: recipe, package: package.folder).write(
+                        to: url, atomically: true, encoding: .utf8)
+                }
+            }
+            defer {
+                for path in exercise.studentFiles {
+                    try? FileManager.default.removeItem(at: package.folder.appendingPathComponent(path))
+                }
+            }
             return try timed(
                 "\(exercise.id) as shipped", representative: true, { try course.check(exercise) })
                 ? nil : course.lastFailure
@@ -200,7 +230,18 @@ enum Verify {
                 guard caught else {
                     return "mutant \(number + 1) (\(mutant.mistake)) passes: the check cannot tell"
                 }
-                let reason = course.lastFailure?.split(separator: "\n").first ?? ""
+                let message = course.lastFailure ?? ""
+                if mutant.shows.isEmpty {
+                    return "mutant \(number + 1) (\(mutant.mistake)) does not say which words its failure "
+                        + "must show"
+                }
+                let missing = mutant.missingWords(in: message)
+                guard missing.isEmpty else {
+                    return "mutant \(number + 1) (\(mutant.mistake)) is caught with a message that does not "
+                        + "name it (no \(missing.map { "“\($0)”" }.joined(separator: ", "))): "
+                        + "\(message.split(separator: "\n").prefix(2).joined(separator: " / "))"
+                }
+                let reason = message.split(separator: "\n").first ?? ""
                 Course.say("      caught mutant \(number + 1), \(mutant.mistake): \(reason)")
             }
             Course.say("      (with the code taken away: \(stubbed.split(separator: "\n").first ?? ""))")
@@ -208,11 +249,20 @@ enum Verify {
         }
     }
 
+    /// Removes the lock files SwiftPM leaves in the temporary folder for a package's build folder
+    /// (`_tmp_course-verify-…_.build.lock` and the like: the folder's path, slashes made underscores).
+    static func removeBuildLocks(of package: URL) {
+        let temporary = FileManager.default.temporaryDirectory
+        let prefix = package.path.replacingOccurrences(of: "/", with: "_") + "_"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        where name.hasPrefix(prefix) && name.hasSuffix(".lock") {
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
+    }
+
     /// A copy of the package without its build products, git data, progress and outputs.
     static func copy(_ package: WorkbookPackage) throws -> URL {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "course-verify-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try makeScratchFolder("course-verify")
         let skipped: Set<String> = [".build", ".git", ".course", "out", ".swiftpm", "Benchmarks", "Fuzz"]
         for name in try FileManager.default.contentsOfDirectory(atPath: package.folder.path)
         where !skipped.contains(name) {

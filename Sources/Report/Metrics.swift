@@ -35,6 +35,8 @@ package struct Metrics: Sendable, Equatable {
     package var placeholderRowMicroseconds: Int64 = 0
     package var wrongImageEvents = 0
     package var lateCompletions = 0
+    /// Calls to the look-alike UIKit made from a thread other than the main one.
+    package var mainThreadCheckerViolations = 0
     package var peakImageMemoryBytes = 0
     /// Image bytes the app let go of while handling memory warnings.
     package var memoryWarningFreedBytes = 0
@@ -89,6 +91,7 @@ package struct Metrics: Sendable, Equatable {
             ("late_completions", .count(lateCompletions)),
             ("peak_image_memory_bytes", .count(peakImageMemoryBytes)),
             ("memory_warning_freed_bytes", .count(memoryWarningFreedBytes)),
+            ("main_thread_checker_violations", .count(mainThreadCheckerViolations)),
         ]
     }
 }

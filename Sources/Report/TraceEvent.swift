@@ -38,6 +38,8 @@ package struct TraceEvent: Sendable, Equatable {
         case relaunch
         /// Main-queue work ran for a cancelled operation.
         case lateCompletion
+        /// The app called the look-alike UIKit (`method`) from a thread other than the main one.
+        case mainThreadViolation(method: String, thread: String)
         /// The main thread was busy from `start` until now (`kind`: launch, frame or block).
         case mainBusy(kind: String, start: Int64)
         case hang(micros: Int64, start: Int64)
@@ -174,6 +176,8 @@ package struct TraceEvent: Sendable, Equatable {
             return ("relaunch", [])
         case .lateCompletion:
             return ("late_completion", [])
+        case .mainThreadViolation(let method, let thread):
+            return ("main_thread_violation", [("method", .text(method)), ("thread", .text(thread))])
         case .mainBusy(let kind, let start):
             return ("main_busy", [("kind", .text(kind)), ("start_us", .number(start))])
         case .hang(let micros, let start):

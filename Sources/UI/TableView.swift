@@ -65,6 +65,7 @@ public final class TableView {
     /// The index paths of the rows on screen, top to bottom. As UIKit's, it lays the rows out first if
     /// the table moved since its last layout.
     public var indexPathsForVisibleRows: [IndexPath]? {
+        checkMainThread("indexPathsForVisibleRows")
         layoutIfNeeded()
         return visibleCells.keys.sorted().map { IndexPath(row: $0, section: 0) }
     }
@@ -87,6 +88,7 @@ public final class TableView {
 
     /// The cell showing a row, if that row is on screen (after laying out the rows, as UIKit does).
     public func cellForRow(at indexPath: IndexPath) -> TableViewCell? {
+        checkMainThread("cellForRow(at:)")
         layoutIfNeeded()
         return visibleCells[indexPath.row]
     }
@@ -98,6 +100,7 @@ public final class TableView {
 
     /// Asks the controller again for the cells of these rows, where they are on screen.
     public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation) {
+        checkMainThread("reloadRows(at:with:)")
         host.tableMutated()
         SimulatedThread.current?.sleep(for: host.reloadRowsCost)
         for row in Set(indexPaths.map(\.row)).sorted() {
@@ -111,8 +114,16 @@ public final class TableView {
 
     /// Reloads everything at the next layout.
     public func reloadData() {
+        checkMainThread("reloadData()")
         needsReload = true
         host.tableMutated()
+    }
+
+    /// The main thread checker, as Xcode's: a call from a simulated thread other than the main one is
+    /// recorded (the method and the thread); the call still runs.
+    private func checkMainThread(_ method: String) {
+        guard let thread = SimulatedThread.current, thread.name != "main" else { return }
+        host.calledOffMainThread(method, thread: thread.name)
     }
 
     /// Rows on screen at an offset.

@@ -20,6 +20,8 @@ package protocol UIKitHost: AppHost {
     var memory: MemoryTracker { get }
     /// The table changed: late, if a block of a cancelled operation changed it.
     func tableMutated()
+    /// The main thread checker: the app called `method` of the table from `thread`, not the main thread.
+    func calledOffMainThread(_ method: String, thread: String)
     /// The table laid out a new range of rows on screen.
     func visibleRowsChanged(first: Int, last: Int)
     /// Decodes PNG bytes on the calling thread, charging the cost; nil when they are not a PNG.

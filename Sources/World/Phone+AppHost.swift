@@ -61,6 +61,10 @@ extension Phone: AppHost, RecordingHost, UIKitHost, WorldHost {
 
     package func tableMutated() { mainLoop.tableMutated() }
 
+    package func calledOffMainThread(_ method: String, thread: String) {
+        recorder.mainThreadViolation(method: method, thread: thread)
+    }
+
     package func visibleRowsChanged(first: Int, last: Int) {
         recorder.event(.visibleRows(first: first, last: last))
     }

@@ -5,7 +5,7 @@ import Testing
 @testable import Course
 
 /// How `Course check` runs a student's step as a process: what the step leaves behind does not hold the
-/// check.
+/// check, and does not outlive it.
 extension ProcessTests {
     /// A stand-in for a student's step that starts a background `sleep` holding its standard output and
     /// error (a grandchild of the check), notes its process id, then prints `output` and exits `status`.
@@ -39,7 +39,8 @@ extension ProcessTests {
     }
 
     @Test(
-        "A step whose background process still holds its output is judged by what it printed, at once")
+        "A step whose background process still holds its output is judged by what it printed, at once, and the background process ends with it"
+    )
     func aGrandchildHoldingTheOutputDoesNotHoldTheCheck() throws {
         for status in [0, 3] {
             let folder = try StepFixtures.folder("grandchild")
@@ -51,13 +52,15 @@ extension ProcessTests {
             let package = WorkbookPackage(folder: folder)
             let outcome = Result {
                 try package.run(
-                    "Step9Sleeper", scenario: "course", options: [], traced: false, limited: true, bin: bin,
+                    "Step9Sleeper", scenario: "course", options: [], traced: false, bin: bin,
                     scratch: folder)
             }
             let grandchild = try Self.grandchild(in: bin)
             defer { kill(grandchild.id, SIGKILL) }
-            // The check came back while the grandchild, two minutes from its end, still held the output.
-            #expect(grandchild.isRunning, "\(status)")
+            // The check came back, and the grandchild, two minutes from its end and holding the output, was
+            // ended with the step's process group.
+            #expect(
+                CourseConfinementTests.gone { !CourseConfinementTests.isRunning(grandchild.id) }, "\(status)")
             switch (status, outcome) {
             case (0, .success(let read)):
                 #expect(read.metrics["requests_started"] == 3, "\(status)")

@@ -6,7 +6,7 @@ import Testing
 /// What every step must get right, whatever its strategy.
 extension LessonTests {
     @Test(
-        "On every built-in scenario no step shows another poster's pixels, every step ends settled on the same pictures, and step 4 runs no late completion"
+        "On every built-in scenario no step shows another poster's pixels or calls the table off the main thread, every step ends settled on the same pictures, and step 4 runs no late completion"
     )
     func invariants() throws {
         // No step ever shows a row other pixels than its own poster's, on any built-in scenario.
@@ -19,6 +19,8 @@ extension LessonTests {
                     let run = try SharedRuns.shared.result(step, scenario)
                     let context = Comment(rawValue: "\(step) on \(scenario)")
                     #expect(run.metric("wrong_image_events") == 0, context)
+                    // The main thread checker: no step as shipped calls the table off the main thread.
+                    #expect(run.metric("main_thread_checker_violations") == 0, context)
                     // Judged here from the pixels, as the user would: every poster a cell showed hashes as
                     // the row's own generated poster does, at one of the sizes and stages a step shows.
                     let shown = run.events("cell_image").filter { $0.text("shows") == "image" }

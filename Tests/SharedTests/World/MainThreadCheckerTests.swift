@@ -1,0 +1,61 @@
+import Foundation
+import Shared
+import TestSupport
+import Testing
+
+@testable import Runtime
+@testable import UI
+@testable import World
+
+/// The main thread checker of the look-alike UIKit: a call to the table from another simulated thread is
+/// counted and traced with its method and thread, as Xcode's Main Thread Checker reports it; the same
+/// calls from the main thread are not.
+@Suite("The main thread checker counts table calls made off the main thread")
+struct MainThreadCheckerTests {
+    @Test(
+        "Table calls from a queue's worker are counted and traced; the same calls from the main queue are not"
+    )
+    func callsOffTheMainThreadAreCounted() throws {
+        let log = Log()
+        let result = try play(testScenario("checker", rows: 20)) {
+            let app = ScriptApp(log: log)
+            app.onLoad = { app in
+                let queue = OperationQueue()
+                queue.addOperation {
+                    // Off the main thread: three calls the checker must see.
+                    _ = app.tableView.indexPathsForVisibleRows
+                    _ = app.tableView.cellForRow(at: IndexPath(row: 0, section: 0))
+                    app.tableView.reloadRows(at: [IndexPath(row: 0, section: 0)], with: .fade)
+                    OperationQueue.main.addOperation {
+                        // On the main thread: none.
+                        log.note("main")
+                        _ = app.tableView.indexPathsForVisibleRows
+                        app.tableView.reloadRows(at: [IndexPath(row: 1, section: 0)], with: .fade)
+                        app.tableView.reloadData()
+                    }
+                }
+            }
+            return app
+        }
+        #expect(log.first("main") != nil)
+        #expect(result.metrics.mainThreadCheckerViolations == 3)
+        let events = result.events("main_thread_violation")
+        #expect(
+            events.map { $0.text("method") } == [
+                "indexPathsForVisibleRows", "cellForRow(at:)", "reloadRows(at:with:)",
+            ])
+        #expect(events.allSatisfy { $0.text("thread") != "main" && $0.text("thread") != nil })
+        #expect(result.metrics.entries.last?.key == "main_thread_checker_violations")
+    }
+
+    @Test("An app that keeps the table on the main thread has no violation")
+    func anAppOnTheMainThreadHasNone() throws {
+        let result = try play(
+            testScenario(
+                "clean", rows: 40,
+                actions: [.wait(microseconds: 200_000), .drag(toRow: 20, microseconds: 1_000_000)])
+        ) { ScriptApp(log: Log()) }
+        #expect(result.metrics.mainThreadCheckerViolations == 0)
+        #expect(result.events("main_thread_violation").isEmpty)
+    }
+}
