@@ -91,6 +91,7 @@ struct LiveReport {
                 format: "%.1f", Double(judged.placeholderRowMicroseconds) / 1e6),
             "wrong_image_events": String(judged.wrongImages),
             "peak_image_memory_bytes": String(peakImageMemory),
+            "main_thread_checker_violations": String(tallies[.mainThreadCheckerViolations] ?? 0),
         ]
         return Self.keys.map { ($0, measured[$0]) }
     }
@@ -103,7 +104,7 @@ struct LiveReport {
         "hitches", "hitch_time_ms", "hitch_time_ratio_ms_per_s", "longest_main_thread_stall_ms", "hangs",
         "hang_time_ms", "time_to_visible_ms_p50", "time_to_visible_ms_p95", "time_to_visible_ms_max",
         "stops_unfilled", "placeholder_row_seconds", "wrong_image_events", "late_completions",
-        "peak_image_memory_bytes", "memory_warning_freed_bytes",
+        "peak_image_memory_bytes", "memory_warning_freed_bytes", "main_thread_checker_violations",
     ]
 
     /// Answers the server sent in full for a URL it had already answered in full in the same launch. A

@@ -14,6 +14,8 @@ enum LiveTally {
         case diskCacheHits
         /// Disk writes that succeeded.
         case diskWrites
+        /// Calls to the table from a thread other than the main one.
+        case mainThreadCheckerViolations
     }
 
     private static let counts = Mutex([Int](repeating: 0, count: Figure.allCases.count))

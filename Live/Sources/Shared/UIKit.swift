@@ -183,12 +183,14 @@ public final class TableView {
 
     /// The rows on screen, top to bottom, after laying them out if the table moved since.
     public var indexPathsForVisibleRows: [IndexPath]? {
+        MainThreadChecker.check()
         layoutIfNeeded()
         return visibleCells.keys.sorted().map { IndexPath(row: $0, section: 0) }
     }
 
     /// The cell showing a row, if that row is on screen (after laying out the rows, as UIKit does).
     public func cellForRow(at indexPath: IndexPath) -> TableViewCell? {
+        MainThreadChecker.check()
         layoutIfNeeded()
         return visibleCells[indexPath.row]
     }
@@ -210,6 +212,7 @@ public final class TableView {
 
     /// Asks the controller again for the cells of these rows, where they are on screen.
     public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation) {
+        MainThreadChecker.check()
         MainThreadWork.measure {
             for row in Set(indexPaths.map(\.row)).sorted() {
                 guard let old = visibleCells[row], let controller else { continue }
@@ -223,6 +226,7 @@ public final class TableView {
 
     /// Reloads everything at the next layout.
     public func reloadData() {
+        MainThreadChecker.check()
         needsReload = true
     }
 
@@ -340,4 +344,12 @@ open class TableViewController {
     ) {}
     open func scrollViewDidEndDragging(_ scrollView: TableView, willDecelerate decelerate: Bool) {}
     open func scrollViewDidEndDecelerating(_ scrollView: TableView) {}
+}
+
+/// The main thread checker, live, as Xcode's: a call to the table from a thread other than the main one
+/// (`Thread.isMainThread`) is counted (`main_thread_checker_violations`); the call still runs.
+enum MainThreadChecker {
+    static func check() {
+        if !Thread.isMainThread { LiveTally.count(.mainThreadCheckerViolations) }
+    }
 }

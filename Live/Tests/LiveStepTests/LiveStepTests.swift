@@ -37,6 +37,7 @@ struct LiveStepTests {
         #expect(try background.number("requests_started") >= 1, "\(background.text)")
         for run in [naive, background] {
             #expect(try run.number("requests_started") == run.serverRequests, "\(run.text)")
+            #expect(try run.number("main_thread_checker_violations") == 0, "\(run.text)")
         }
     }
 
@@ -66,11 +67,17 @@ struct LiveStepTests {
         try checkCachingStep("Step5Concurrency")
     }
 
+    @Test("Live, step 6 shows no wrong picture, downloads no URL twice and ends with every visible row final")
+    func stepSixShowsTheRightPictures() throws {
+        try checkCachingStep("Step6ImagePipeline")
+    }
+
     /// Plays the cache scenario with `step` and checks what it showed and downloaded.
     private func checkCachingStep(_ step: String) throws {
         let run = try LiveStepRun(step: step, scenario: Self.cacheScenario)
         #expect(try run.number("wrong_image_events") == 0, "\(run.text)")
         #expect(try run.number("duplicate_downloads") == 0, "\(run.text)")
+        #expect(try run.number("main_thread_checker_violations") == 0, "\(run.text)")
         #expect(try run.live("visible_rows_final_at_end") as? Bool == true, "\(run.text)")
         let shows = try run.finalScreen.map(\.shows)
         #expect(!shows.isEmpty && shows.allSatisfy { $0 == "image" || $0 == "failed" }, "\(run.text)")
