@@ -942,7 +942,8 @@ enum Exercises {
                 Expectation(
                     .metric("bytes_downloaded", of: "slow-reuse"), .atMost,
                     .baseline("bytes_downloaded", of: "slow-reuse"), times: 1.05,
-                    says: "a load no row waits for should be cancelled: does the handler reach the actor?"),
+                    says: "a load should be cancelled when, and only when, no row waits for it any more: "
+                        + "does the handler reach the actor, and is every row that joins counted?"),
                 Expectation(.noWrongImage, on: "mix-up", says: "no row should show another row's poster"),
                 Expectation(
                     .finalScreenAsShipped, on: "flaky",
@@ -951,19 +952,20 @@ enum Exercises {
             mutants: [
                 Mutant(
                     "every row starts its own load", file: "ImageLoader.swift", inside: "func image",
-                    "loadsInProgress[url] ?? startLoad(for: url)", "startLoad(for: url)"),
+                    "loadsInProgress[url] ?? startLoad(for: url)", "startLoad(for: url)",
+                    shows: ["join its load"]),
                 Mutant(
                     "a row that joins is not counted", file: "ImageLoader.swift", inside: "func image",
-                    "        load.waiting += 1\n", ""),
+                    "        load.waiting += 1\n", "", shows: ["every row that joins counted"]),
                 Mutant(
                     "a cancellation handler that never tells the actor", file: "ImageLoader.swift",
                     inside: "func image",
                     "Task(executorPreference: executor) { await self.loadCancelled(url, number: number) }",
-                    "_ = number"),
+                    "_ = number", shows: ["handler reach the actor"]),
                 Mutant(
                     "a finished load never forgotten", file: "ImageLoader.swift", inside: "func image",
                     "if loadsInProgress[url]?.number == load.number { loadsInProgress[url] = nil }",
-                    "_ = load"),
+                    "_ = load", shows: ["load forgotten"]),
             ]),
         Exercise(
             id: "5.2", title: "Without cancel on reuse", step: 5, kind: .run,
@@ -1050,15 +1052,17 @@ enum Exercises {
                     "a line never held while the user scrolls", file: "DownloadSlots.swift",
                     inside: "private static func startNext",
                     "guard !state.isSuspended || (state.visibleRowsMayStart && isVisibleRow) else { break }",
-                    "", byTests: true),
+                    "", byTests: true, shows: ["only a visible row's download starts"]),
                 Mutant(
                     "visible rows held even at reading pace", file: "DownloadSlots.swift",
                     inside: "private static func startNext",
-                    "(state.visibleRowsMayStart && isVisibleRow)", "false"),
+                    "(state.visibleRowsMayStart && isVisibleRow)", "false",
+                    shows: ["reading pace", "start loading at once"]),
                 Mutant(
                     "the first waiter served, not the most eager", file: "DownloadSlots.swift",
                     inside: "private static func startNext", "let index = mostEager(state.waiters)",
-                    "let index = state.waiters.indices.first", byTests: true),
+                    "let index = state.waiters.indices.first", byTests: true, shows: ["the more eager waiter"]
+                ),
             ])
     ]
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Step6ImagePipeline
@@ -54,5 +55,34 @@ struct Step6DownloadSlotsTests {
         slots.setSuspended(false)
         #expect(slots.counts.inUse == 2)
         try await later.value
+    }
+
+    @Test("The more eager waiter is served first: a visible row before a prefetch that came first")
+    func moreEagerWaiterFirst() async throws {
+        let slots = DownloadSlots(limit: 1)
+        try await slots.acquire(for: 1, priority: .medium)
+        let served = Served()
+        let prefetch = Task {
+            try await slots.acquire(for: 2, priority: .low)
+            served.loads.withLock { $0.append(2) }
+        }
+        try #require(await Self.arrive(2, at: slots))
+        let visible = Task {
+            try await slots.acquire(for: 3, priority: .userInitiated)
+            served.loads.withLock { $0.append(3) }
+        }
+        try #require(await Self.arrive(3, at: slots))
+        slots.release()
+        for _ in 0..<100_000 where served.loads.withLock({ $0.isEmpty }) { await Task.yield() }
+        #expect(served.loads.withLock { $0 } == [3], "the visible row gets the freed slot")
+        prefetch.cancel()
+        visible.cancel()
+        _ = try? await prefetch.value
+        _ = try? await visible.value
+    }
+
+    /// The loads that got a slot, in the order they got it.
+    final class Served: Sendable {
+        let loads = Mutex<[Int]>([])
     }
 }
