@@ -27,12 +27,8 @@ extension ProcessTests {
             try FileManager.default.copyItem(at: compare, to: copy)
         }
         for (name, script) in steps {
-            let file = folder.appendingPathComponent(name).path
-            let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-            #expect(descriptor >= 0)
-            let bytes = Array("#!/bin/sh\n\(script)\n".utf8)
-            #expect(write(descriptor, bytes, bytes.count) == bytes.count)
-            close(descriptor)
+            try StepFixtures.executableScript(
+                "#!/bin/sh\n\(script)\n", at: folder.appendingPathComponent(name))
         }
         return folder
     }

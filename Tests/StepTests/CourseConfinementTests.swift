@@ -61,12 +61,7 @@ struct CourseConfinementTests {
             \(body)
 
             """
-        // Written through a descriptor closed on exec, so that no child spawned meanwhile holds it open.
-        let descriptor = open(script.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-        #expect(descriptor >= 0)
-        let bytes = Array(text.utf8)
-        #expect(write(descriptor, bytes, bytes.count) == bytes.count)
-        close(descriptor)
+        try StepFixtures.executableScript(text, at: script)
         return bin
     }
 

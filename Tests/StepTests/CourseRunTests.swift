@@ -21,13 +21,7 @@ extension ProcessTests {
             exit \(status)
 
             """
-        // Written through a descriptor closed on exec: a child another test spawns meanwhile must not
-        // hold it open for writing, or starting the script fails with "Text file busy".
-        let descriptor = open(script.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-        #expect(descriptor >= 0)
-        let bytes = Array(text.utf8)
-        #expect(write(descriptor, bytes, bytes.count) == bytes.count)
-        close(descriptor)
+        try StepFixtures.executableScript(text, at: script)
         return bin
     }
 

@@ -71,9 +71,11 @@ extension LessonTests {
         #expect(run.metric("duplicate_downloads") == 0)
     }
 
-    @Test("After a memory warning, step 4 holds no more image memory than the posters on screen")
-    func stepFourLetsGoOfMemoryOnWarning() throws {
-        let run = try SharedRuns.shared.result(.cacheAndPrefetch, "course")
+    @Test(
+        "After a memory warning, steps 4 and 5 hold no more image memory than the posters on screen",
+        arguments: [Step.cacheAndPrefetch, .concurrency])
+    func letsGoOfMemoryOnWarning(step: Step) throws {
+        let run = try SharedRuns.shared.result(step, "course")
         let handled = run.events("memory_warning_handled")
         #expect(handled.count == 1)
         // At most one screen of 180×270 posters stays: the rows on screen keep theirs.

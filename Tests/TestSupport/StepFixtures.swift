@@ -25,6 +25,21 @@ package enum StepFixtures {
         return url.path
     }
 
+    /// Writes an executable script (mode 0755) through a descriptor closed on exec: a child another test
+    /// spawns meanwhile must not hold it open for writing, or starting the script fails with "Text file
+    /// busy".
+    package static func executableScript(_ text: String, at url: URL) throws {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        defer { close(descriptor) }
+        let bytes = Array(text.utf8)
+        guard write(descriptor, bytes, bytes.count) == bytes.count else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+    }
+
     /// The poster files of a step's disk cache (steps 4 and 5 name them alike) under a `--cache-dir` folder,
     /// sorted by name.
     package static func cachedPosters(in cacheDirectory: URL) -> [URL] {
