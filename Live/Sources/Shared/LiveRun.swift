@@ -8,49 +8,6 @@ import LiveServer
 import Posters
 import Scenarios
 
-import struct Synchronization.Atomic
-
-/// Where a live request goes: the catalog's URL as plain `http` (the loopback server speaks no TLS), so
-/// that the process's `http_proxy` sends it to the server with its host kept.
-enum LiveAddress {
-    /// The URL a request for `url` asks for; nil for a URL with no host, which fails at once, unsent.
-    /// Counts the request as started: the caller counts it as ended (`LiveCounters.requestEnded`).
-    static func request(for url: URL) -> URL? {
-        guard url.host != nil else { return nil }
-        LiveCounters.requestStarted()
-        return plain(url)
-    }
-
-    /// `url` with the scheme `http`.
-    static func plain(_ url: URL) -> URL {
-        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false), parts.scheme != "http"
-        else { return url }
-        parts.scheme = "http"
-        return parts.url ?? url
-    }
-}
-
-/// What the app counted on its side of the network.
-enum LiveCounters {
-    private static let started = Atomic<Int>(0)
-    private static let ended = Atomic<Int>(0)
-
-    static func requestStarted() {
-        started.add(1, ordering: .relaxed)
-    }
-
-    /// A request the app started has ended, however it ended.
-    static func requestEnded() {
-        ended.add(1, ordering: .relaxed)
-    }
-
-    /// Requests the app started (a URL without a host is none).
-    static var requestsStarted: Int { started.load(ordering: .relaxed) }
-
-    /// Requests the app started that have not ended.
-    static var requestsInFlight: Int { requestsStarted - ended.load(ordering: .relaxed) }
-}
-
 /// The screen the table fills, from the scenario's `screen` line.
 struct LiveScreen: Sendable {
     var height = 667.0
@@ -413,36 +370,6 @@ final class LiveRun {
                 row: row, shows: shows, imageHash: image?.kind == .poster ? image?.bitmap.contentHash : nil,
                 title: cell.textLabel.text ?? "")
         }
-    }
-}
-
-/// Cuts the server when the run reaches its time limit while the main thread is away (blocked in a
-/// download, say): the download then fails and the main thread comes back to end the run. If it has not
-/// come back `grace` later (it is stuck in something else), the process ends with one line and status 1.
-private final class CutWatchdog: Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    static let grace = DispatchTimeInterval.seconds(30)
-
-    init(step: String, server: LiveServer, after microseconds: Int64) {
-        let deadline = DispatchTime.now() + .microseconds(Int(clamping: max(0, microseconds)))
-        Thread.detachNewThread { [done] in
-            guard done.wait(timeout: deadline) == .timedOut else { return }
-            server.cut()
-            guard done.wait(timeout: .now() + Self.grace) == .timedOut else { return }
-            LiveDrawing.restoreTerminal()
-            TemporaryFiles.removeAll()
-            _ = StandardStreams.writeAll(
-                Array(
-                    "\(step): the run reached its time limit and the main thread did not come back: no report\n"
-                        .utf8),
-                to: 2)
-            exit(1)
-        }
-    }
-
-    /// The run ended: the watchdog has nothing to do.
-    func finished() {
-        done.signal()
     }
 }
 
