@@ -87,10 +87,12 @@ public final class LiveServer: Sendable {
         Thread.detachNewThread { [self] in acceptConnections() }
     }
 
-    /// Stops accepting connections; answers under way run to their end. A server runs until stopped.
+    /// Stops accepting connections and shuts down those that have sent no request yet; answers under way
+    /// run to their end. A server runs until stopped.
     public func stop() {
         let wasStopped = state.withLock { state in
             defer { state.stopped = true }
+            for (connection, since) in state.open where since != nil { Socket.shutDownConnection(connection) }
             return state.stopped
         }
         if !wasStopped { Socket.shutDown(listener) }
@@ -123,9 +125,10 @@ public final class LiveServer: Sendable {
         return log
     }
 
-    /// Whether a connection is open: a request under way, or one about to arrive.
-    public var hasOpenConnections: Bool {
-        state.withLock { !$0.open.isEmpty }
+    /// Whether a request is being answered: its head has arrived and its connection is still open (a
+    /// connection that has sent no head yet, an idle outsider's say, is not one).
+    public var isAnswering: Bool {
+        state.withLock { $0.open.values.contains { $0 == nil } }
     }
 
     /// Requests refused for lacking the run's secret, and connections closed to keep within the limit.

@@ -220,7 +220,7 @@ final class LiveRun {
             // The scenario's end, or later if the main thread was blocked then: every gesture is taken in,
             // and nothing is under way.
             if begin >= timeline.endTime && nextGesture >= timeline.gestures.count
-                && LiveCounters.requestsInFlight == 0 && !server.hasOpenConnections
+                && LiveCounters.requestsInFlight == 0 && !server.isAnswering
             {
                 break
             }

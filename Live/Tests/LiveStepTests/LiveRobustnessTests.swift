@@ -34,6 +34,9 @@ struct LiveRobustnessTests {
         .enabled(if: findsPorts, "finding the step's port needs Linux's /proc"))
     func floodsAndProbesDoNotReachTheReport() throws {
         var flood = Flood()
+        // Connections that trickle a request head one byte a second, held past the scenario's end: the
+        // run must not wait for them.
+        let lingering = Trickle()
         let run = try LiveStepRun(
             step: "Step2Background", scenario: Self.scenario, descriptorLimit: 200,
             during: { pid in
@@ -42,7 +45,11 @@ struct LiveRobustnessTests {
                 flood.probe(20, to: port)
                 Thread.sleep(forTimeInterval: 1.5)
                 flood.closeAll()
+                lingering.start(10, to: port)
             })
+        lingering.stop()
+        let wall = try #require(try run.live("wall_seconds") as? NSNumber).doubleValue
+        #expect(wall < 30, "idle outside connections kept a 3 s run going for \(wall) s")
         #expect(
             flood.opened > 200,
             "the flood should hold more connections than the step may open: \(flood.answers)")
@@ -188,6 +195,31 @@ struct LiveRobustnessTests {
     }
 }
 
+/// Connections that send a request head one byte a second, never finishing it, on a thread of their own
+/// until stopped.
+final class Trickle: @unchecked Sendable {
+    /// `@unchecked Sendable`: `stopped` and the flood are touched only while `lock` is held.
+    private let lock = NSLock()
+    private var flood = Flood()
+    private var stopped = false
+
+    func start(_ count: Int, to port: Int) {
+        lock.withLock { flood.open(count, to: port) }
+        Thread.detachNewThread { [self] in
+            while lock.withLock({ stopped ? false : flood.sendOneByte() }) {
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+    }
+
+    func stop() {
+        lock.withLock {
+            stopped = true
+            flood.closeAll()
+        }
+    }
+}
+
 /// Another process's traffic at a live run's server: idle connections held open, and requests that do
 /// not carry the run's secret.
 struct Flood {
@@ -228,6 +260,17 @@ struct Flood {
         }
     }
 
+    /// Sends one more byte of a request head on every held connection; false once none is held.
+    func sendOneByte() -> Bool {
+        #if canImport(Glibc)
+            let flags = Int32(MSG_NOSIGNAL)
+        #else
+            let flags: Int32 = 0  // SO_NOSIGPIPE is set on each connection
+        #endif
+        for connection in held { _ = send(connection, "G", 1, flags) }
+        return !held.isEmpty
+    }
+
     mutating func closeAll() {
         for connection in held { close(connection) }
         held = []
@@ -253,6 +296,10 @@ struct Flood {
             close(connection)
             return nil
         }
+        #if canImport(Darwin)
+            var yes: Int32 = 1
+            setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         return connection
     }
 }
