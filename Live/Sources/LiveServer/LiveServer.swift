@@ -38,9 +38,6 @@ public final class LiveServer: Sendable {
         /// Every open connection, by descriptor: when it began waiting for its request's head, or nil once
         /// it is being answered.
         var open: [Int32: ContinuousClock.Instant?] = [:]
-        /// Requests refused for lacking the secret, and connections closed for the limit.
-        var outsiders = 0
-        var closedForLimit = 0
     }
 
     /// The user name of the proxy credentials a run's requests carry; the secret is the password.
@@ -131,11 +128,6 @@ public final class LiveServer: Sendable {
         state.withLock { $0.open.values.contains { $0 == nil } }
     }
 
-    /// Requests refused for lacking the run's secret, and connections closed to keep within the limit.
-    public var turnedAway: (outsiders: Int, closedForLimit: Int) {
-        state.withLock { ($0.outsiders, $0.closedForLimit) }
-    }
-
     private func acceptConnections() {
         var pause = Duration.milliseconds(1)
         while !state.withLock({ $0.stopped }) {
@@ -165,13 +157,9 @@ public final class LiveServer: Sendable {
         state.withLock { state in
             if state.open.count >= connectionLimit {
                 let waiting = state.open.compactMap { entry in entry.value.map { (entry.key, $0) } }
-                guard let oldest = waiting.min(by: { $0.1 < $1.1 }) else {
-                    state.closedForLimit += 1
-                    return false
-                }
+                guard let oldest = waiting.min(by: { $0.1 < $1.1 }) else { return false }
                 Socket.shutDownConnection(oldest.0)
                 state.open[oldest.0] = .some(nil)
-                state.closedForLimit += 1
             }
             state.open[connection] = .some(ContinuousClock.now)
             return true
@@ -286,7 +274,6 @@ public final class LiveServer: Sendable {
 
     /// Answers a request without the run's secret: 407, neither logged nor counted as an attempt.
     private func refuseOutsider(_ connection: Int32) {
-        state.withLock { $0.outsiders += 1 }
         let answer =
             "HTTP/1.1 407 \(Self.reason(407))\r\nProxy-Authenticate: Basic realm=\"workbook\"\r\n"
             + "Content-Length: 0\r\nConnection: close\r\n\r\n"
