@@ -302,8 +302,11 @@ struct WorkbookPackage {
     /// The first line of a step's standard error that says the Swift runtime or the step itself saw
     /// something wrong (a continuation resumed twice or never, a fatal error), counted; nil when none.
     static func runtimeWarning(in errors: String) -> String? {
+        // The workbook's own notices (a run cut at its time limit, a disk cache turned off) are in the
+        // report too, and judged there.
         let lines = errors.split(separator: "\n").filter { line in
-            ["MISUSE", "warning", "Warning", "error", "Error", "Fatal"].contains { line.contains($0) }
+            !RunNotice.isNotice(line)
+                && ["MISUSE", "warning", "Warning", "error", "Error", "Fatal"].contains { line.contains($0) }
         }
         guard let first = lines.first else { return nil }
         let shown = first.count > 240 ? first.prefix(240) + "…" : first

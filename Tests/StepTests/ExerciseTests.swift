@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import Shared
 import TestSupport
@@ -214,6 +215,12 @@ struct ExerciseTests {
                     + "(and 2 more such line(s))")
             #expect(WorkbookPackage.runtimeWarning(in: "") == nil)
             #expect(WorkbookPackage.runtimeWarning(in: "loaded row 3\n") == nil)
+            // The workbook's own notices are judged from the report, not taken for a runtime warning.
+            let cut = RunNotice.cut(atSeconds: 601, settleSeconds: 600)
+            #expect(WorkbookPackage.runtimeWarning(in: "Step2Background: \(cut)\n") == nil)
+            #expect(
+                WorkbookPackage.runtimeWarning(in: "Step2Background: \(cut)\nwarning: something else\n")
+                    == "warning: something else")
         }
         // A final screen that differs from the code as shipped is named by its first differing row.
         do {
