@@ -878,7 +878,7 @@ enum Exercises {
                 Mutant(
                     "the whole URL as the file name", file: "DiskCache.swift", inside: "func fileURL",
                     "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"", "url.absoluteString",
-                    shows: ["a write to Posters failed"]),
+                    shows: ["should each keep their own file"]),
             ]),
     ]
 
