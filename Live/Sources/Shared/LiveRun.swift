@@ -151,6 +151,10 @@ final class LiveRun {
     /// How much longer than the scenario's timeout the server holds a request it leaves unanswered.
     static let heldGrace = Duration.milliseconds(500)
 
+    /// How long, in microseconds, the app must start nothing and have nothing under way before the run
+    /// ends: the simulator, which sees the app's queues, looks for its quiet every 100 ms too.
+    static let quietMoment: Int64 = 100_000
+
     /// What the server answers for a catalog URL: the generated poster stamped with its URL, the bytes
     /// the simulator's server sends, or 404 for a removed poster; with the request's fault, the
     /// simulator's answer to it: a 500 with its page, the body cut at the same 3/5, the same flipped
@@ -211,18 +215,29 @@ final class LiveRun {
         launch(at: 0)
         var due: Int64 = 0
         var cut = false
+        // Since when, and with how many requests started, nothing has been under way.
+        var quiet: (since: Int64, started: Int)?
+        var started = 0
         while true {
             let begin = clock.now
+            started = LiveCounters.requestsStarted
             if begin >= limit {
                 cut = true
                 break
             }
             // The scenario's end, or later if the main thread was blocked then: every gesture is taken in,
-            // and nothing is under way.
+            // and nothing has been under way for a moment (an operation queue may start its next download
+            // a little after the last one ended).
             if begin >= timeline.endTime && nextGesture >= timeline.gestures.count
                 && LiveCounters.requestsInFlight == 0 && !server.isAnswering
             {
-                break
+                if let quiet, quiet.started == started {
+                    if begin - quiet.since >= Self.quietMoment { break }
+                } else {
+                    quiet = (begin, started)
+                }
+            } else {
+                quiet = nil
             }
             let restedAt: Bool = MainThreadWork.measure {
                 while let event = systemEvents.first, event.time <= begin {
@@ -275,8 +290,8 @@ final class LiveRun {
         } else {
             server.stop()
         }
-        let started = LiveCounters.requestsStarted
-        let log = server.log(count: started, within: .seconds(10))
+        // A request started after the end reaches a stopped server: it is not the run's.
+        let log = Array(server.log(count: started, within: .seconds(10)).prefix(started))
         return LiveReport(
             step: step, scenario: scenario.name, seed: seed, wallMicroseconds: wall, frames: frames,
             requestsStarted: started, serverLog: log, stretches: MainThreadWork.stretches,
