@@ -75,6 +75,7 @@ public final class AsyncNetwork: Sendable {
         from url: URL, resumeData: ResumeData? = nil,
         keepResumeData: (@Sendable (ResumeData) -> Void)? = nil
     ) async throws -> Data {
+        try Task.checkCancellation()
         guard let address = LiveAddress.request(for: url) else { throw NetworkError.invalidURL }
         defer { LiveCounters.requestEnded() }
         let data: Data
@@ -84,7 +85,12 @@ public final class AsyncNetwork: Sendable {
         } catch let error as URLError {
             // A cancelled task's download ends as the simulator's does; any other failure as its
             // `NetworkError`, so that a step's retries see the same transient failures.
-            if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
+            // A transfer its task stopped counts as a cancelled operation, as the simulator's session
+            // operation does.
+            if error.code == .cancelled || Task.isCancelled {
+                LiveTally.count(.operationsCancelled)
+                throw CancellationError()
+            }
             throw NetworkError(error)
         }
         if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {

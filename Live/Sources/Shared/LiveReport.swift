@@ -38,6 +38,8 @@ struct LiveReport {
     /// The twins' counts, by figure.
     let tallies: [LiveTally.Figure: Int]
     let peakImageMemory: Int
+    /// The image bytes memory warnings got back.
+    let memoryWarningFreed: Int
     /// The scenario's faults, which the server injected with the simulator's draws.
     let faults: FaultSettings
     /// The catalog's URLs by the plain `http` address the server logs: the draws are keyed by the former.
@@ -91,6 +93,8 @@ struct LiveReport {
                 format: "%.1f", Double(judged.placeholderRowMicroseconds) / 1e6),
             "wrong_image_events": String(judged.wrongImages),
             "peak_image_memory_bytes": String(peakImageMemory),
+            "memory_warning_freed_bytes": String(memoryWarningFreed),
+            "operations_cancelled": String(tallies[.operationsCancelled] ?? 0),
             "main_thread_checker_violations": String(tallies[.mainThreadCheckerViolations] ?? 0),
         ]
         return Self.keys.map { ($0, measured[$0]) }

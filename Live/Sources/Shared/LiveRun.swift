@@ -243,7 +243,10 @@ final class LiveRun {
                 while let event = systemEvents.first, event.time <= begin {
                     systemEvents.removeFirst()
                     switch event.event {
-                    case .memoryWarning: app?.didReceiveMemoryWarning()
+                    case .memoryWarning:
+                        let before = LiveTally.imageMemoryNow
+                        app?.didReceiveMemoryWarning()
+                        LiveTally.memoryWarningHandled(before: before, after: LiveTally.imageMemoryNow)
                     case .relaunch: launch(at: event.time)
                     }
                 }
@@ -299,7 +302,7 @@ final class LiveRun {
             judged: LiveJudge.finish(at: wall),
             tallies: Dictionary(
                 uniqueKeysWithValues: LiveTally.Figure.allCases.map { ($0, LiveTally.value($0)) }),
-            peakImageMemory: LiveTally.peakImageMemory,
+            peakImageMemory: LiveTally.peakImageMemory, memoryWarningFreed: LiveTally.memoryWarningFreedBytes,
             faults: scenario.faults, catalogURLs: catalogURLs, notices: LiveNotices.all)
     }
 

@@ -1,8 +1,9 @@
 import LiveLock
 
 /// What the app's picture work, caches and disk did, counted from whatever thread does it: the
-/// simulator's `decodes`, `filters`, `memory_cache_hits`, `disk_cache_hits`, `disk_writes` and
-/// `peak_image_memory_bytes`, with the same meaning (image memory counted a launch at a time).
+/// simulator's `decodes`, `filters`, `memory_cache_hits`, `disk_cache_hits`, `disk_writes`,
+/// `operations_cancelled`, `peak_image_memory_bytes` and `memory_warning_freed_bytes`, with the same
+/// meaning (image memory counted a launch at a time).
 enum LiveTally {
     /// A figure the twins count.
     enum Figure: Int, CaseIterable {
@@ -16,6 +17,8 @@ enum LiveTally {
         case diskWrites
         /// Calls to the table from a thread other than the main one.
         case mainThreadCheckerViolations
+        /// Operations cancelled before they finished, and transfers stopped by their task's cancellation.
+        case operationsCancelled
     }
 
     private static let counts = Mutex([Int](repeating: 0, count: Figure.allCases.count))
@@ -50,4 +53,17 @@ enum LiveTally {
 
     /// The most bytes of decoded posters alive at once.
     static var peakImageMemory: Int { imageMemory.withLock { $0.peak } }
+
+    /// Bytes of decoded posters the running launch made that are alive now.
+    static var imageMemoryNow: Int { imageMemory.withLock { $0.now[$0.launch] ?? 0 } }
+
+    private static let freedByWarnings = Mutex(0)
+
+    /// The app handled a memory warning: the running launch's image bytes just before and just after.
+    static func memoryWarningHandled(before: Int, after: Int) {
+        freedByWarnings.withLock { $0 += max(0, before - after) }
+    }
+
+    /// The image bytes memory warnings got back.
+    static var memoryWarningFreedBytes: Int { freedByWarnings.withLock { $0 } }
 }

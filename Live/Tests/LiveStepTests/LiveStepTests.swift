@@ -88,6 +88,40 @@ struct LiveStepTests {
         #expect(try run.number("memory_cache_hits") >= 1, "\(run.text)")
         #expect(try run.number("decodes") >= run.number("requests_completed"), "\(run.text)")
     }
+
+    /// Two flings that leave loads under way behind them, a rest, then a memory warning.
+    static let warningScenario = """
+        rows 200
+        seed 7
+        network rtt=100ms jitter=20ms bandwidth=2000KB/s connections=6 timeout=10s
+        screen height=667 row=88 refresh=60
+        wait 1s
+        fling to row 60
+        wait 0.2s
+        fling to row 120
+        wait 1.5s
+        memory-warning
+        wait 1s
+        """
+
+    /// Each request the server saw cancelled was an operation (or a task's transfer) the app cancelled
+    /// before it finished; a cache emptied by the warning lets go of the posters no cell shows (which a
+    /// completion block that keeps its own operation alive, as swift-corelibs-foundation's does, prevents).
+    @Test(
+        "Live, flings cancel operations, one at least per request the server saw cancelled, and a memory warning frees pictures",
+        arguments: ["Step3IdleOnly", "Step4CacheAndPrefetch", "Step5Concurrency"])
+    func cancellationsAndWarningsAreMeasured(step: String) throws {
+        let run = try LiveStepRun(step: step, scenario: Self.warningScenario)
+        #expect(try run.number("operations_cancelled") >= run.number("requests_cancelled"), "\(run.text)")
+        // Steps 3 and 4 leave operations behind at each stop or reuse; step 5's count is only the transfers
+        // under way when their task was cancelled, which the machine's speed decides.
+        if step != "Step5Concurrency" {
+            #expect(try run.number("operations_cancelled") >= 1, "\(run.text)")
+        }
+        if step != "Step3IdleOnly" {
+            #expect(try run.number("memory_warning_freed_bytes") > 0, "\(run.text)")
+        }
+    }
 }
 
 /// One live run of a step executable built beside the tests, and its `--json` report.
