@@ -244,7 +244,7 @@ package enum OptionsParser {
     /// What `--without` expects, for a program that takes these techniques.
     private static func expectedTechniques(_ techniques: [String]) -> String {
         techniques.isEmpty
-            ? "nothing: this step has no techniques to turn off (steps 4 and 5 have)"
+            ? "nothing: this step has no techniques to turn off (steps 4 to 6 have)"
             : "a comma-separated list of " + techniques.joined(separator: ", ")
     }
 

@@ -135,7 +135,7 @@ enum LiveComparison {
             return Lesson(claim: claim, verdict: live ? .holds : .fails("the live run does not show it"))
         }
         return [
-            judge("step 1 hangs and steps 2-5 do not", steps: [1, 2, 3, 4, 5]) { reports in
+            judge("step 1 hangs and steps 2-6 do not", steps: [1, 2, 3, 4, 5, 6]) { reports in
                 let hangs = reports.map { $0.value("hangs") }
                 guard hangs.allSatisfy({ $0 != nil }) else { return nil }
                 return hangs[0]! >= 1 && hangs.dropFirst().allSatisfy { $0! == 0 }
@@ -155,7 +155,7 @@ enum LiveComparison {
             ) { reports in
                 reports[0].postersAfterLastRelaunch.map { $0 == 0 }
             },
-            judge("no wrong picture in steps 4 and 5", steps: [4, 5]) { reports in
+            judge("no wrong picture in steps 4 to 6", steps: [4, 5, 6]) { reports in
                 let wrong = reports.map { $0.value("wrong_image_events") }
                 guard wrong.allSatisfy({ $0 != nil }) else { return nil }
                 return wrong.allSatisfy { $0! == 0 }
@@ -231,9 +231,9 @@ enum LiveComparison {
 
         Runs every step on one scenario twice, simulated and live (real threads, real Foundation, a real
         HTTP server on loopback, wall-clock time), one run at a time, and prints each figure beside its live
-        twin ("-": not measured live), then whether each lesson holds live: step 1 hangs and steps 2-5 do
+        twin ("-": not measured live), then whether each lesson holds live: step 1 hangs and steps 2-6 do
         not; step 3 moves fewer bytes than step 2 on flings; step 4 needs no network after a relaunch; no
-        wrong picture in steps 4 and 5. A lesson is judged live only where the simulator shows it on the
+        wrong picture in steps 4 to 6. A lesson is judged live only where the simulator shows it on the
         scenario. Exits 1 when one fails live, 2 on bad input.
 
           --scenario NAME|FILE  the scenario (default course); a live run takes its wall-clock length
