@@ -229,13 +229,13 @@ package final class Recorder {
         event(.memoryWarningHandled(imageBytesBefore: before, imageBytesAfter: after))
     }
 
-    /// Main-queue work ran for an operation that was cancelled: a late completion.
     /// The main thread checker: the app called `method` of the look-alike UIKit on `thread`, not main.
     package func mainThreadViolation(method: String, thread: String) {
         metrics.mainThreadCheckerViolations += 1
         event(.mainThreadViolation(method: method, thread: thread))
     }
 
+    /// Main-queue work ran for an operation that was cancelled: a late completion.
     package func lateCompletion() {
         metrics.lateCompletions += 1
         event(.lateCompletion)
