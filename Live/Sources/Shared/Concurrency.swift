@@ -96,6 +96,7 @@ public final class AsyncNetwork: Sendable {
         if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {
             throw NetworkError.status(status)
         }
+        LiveWaste.received(address, bytes: data.count)
         return data
     }
 }

@@ -126,6 +126,7 @@ enum LiveJudge {
             }
         }
         for (row, image) in newlyShown where row < movies.count {
+            if let url = movies[row].url { LiveWaste.shown(url) }
             let url = movies[row].url?.absoluteString
             pixelQueue.async {
                 if !shows(image, posterOf: url) { wrongImages.withLock { $0 += 1 } }

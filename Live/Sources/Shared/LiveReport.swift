@@ -40,6 +40,8 @@ struct LiveReport {
     let peakImageMemory: Int
     /// The image bytes memory warnings got back.
     let memoryWarningFreed: Int
+    /// The bytes of the bodies rows showed (`LiveWaste`).
+    let shownBytes: Int
     /// The scenario's faults, which the server injected with the simulator's draws.
     let faults: FaultSettings
     /// The catalog's URLs by the plain `http` address the server logs: the draws are keyed by the former.
@@ -72,6 +74,7 @@ struct LiveReport {
             "requests_failed": String(serverLog.filter(Self.failed).count),
             "retries": String(retries),
             "bytes_downloaded": String(serverLog.reduce(0) { $0 + $1.bodyBytesSent }),
+            "bytes_wasted": String(max(0, serverLog.reduce(0) { $0 + $1.bodyBytesSent } - shownBytes)),
             "duplicate_downloads": String(duplicateDownloads),
             "decodes": String(tallies[.decodes] ?? 0),
             "filters": String(tallies[.filters] ?? 0),

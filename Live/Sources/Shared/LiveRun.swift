@@ -41,6 +41,8 @@ final class LiveRun {
     private var app: TableViewController?
     private var nextGesture = 0
     private var gestureBegun = false
+    /// Whether a frame has presented the last launch's first layout.
+    private var launchPresented = false
     private var scrollStart: Int64?
     private var scrollIntervals: [MainThreadWork.Stretch] = []
     private var lateFrames: [MainThreadWork.Stretch] = []
@@ -209,6 +211,7 @@ final class LiveRun {
         clock = RunClock()
         MainThreadWork.start(on: clock)
         LiveJudge.start(clock: clock, timeline: timeline, period: period)
+        LiveWaste.start(clock: clock)
         var systemEvents = timeline.systemEvents[...]
         let limit = timeline.endTime + settleAllowance
         let watchdog = CutWatchdog(step: step, server: server, after: limit - clock.now)
@@ -250,7 +253,10 @@ final class LiveRun {
                     case .relaunch: launch(at: event.time)
                     }
                 }
-                let rested = deliverTouches(now: begin)
+                // A launch's first layout is presented before any touch is taken in, as UIKit commits it at
+                // the end of the run loop turn that launched the app.
+                let rested = launchPresented ? deliverTouches(now: begin) : false
+                launchPresented = true
                 app?.tableView.layoutIfNeeded()
                 return rested
             }
@@ -303,6 +309,7 @@ final class LiveRun {
             tallies: Dictionary(
                 uniqueKeysWithValues: LiveTally.Figure.allCases.map { ($0, LiveTally.value($0)) }),
             peakImageMemory: LiveTally.peakImageMemory, memoryWarningFreed: LiveTally.memoryWarningFreedBytes,
+            shownBytes: LiveWaste.shownBytes,
             faults: scenario.faults, catalogURLs: catalogURLs, notices: LiveNotices.all)
     }
 
@@ -315,6 +322,7 @@ final class LiveRun {
     /// and laid out at the top, that takes in the gestures starting from `time` on.
     private func launch(at time: Int64) {
         LiveJudge.launched(at: time)
+        launchPresented = false
         nextGesture = timeline.gestures.firstIndex { $0.start >= time } ?? timeline.gestures.count
         gestureBegun = false
         MainThreadWork.measure {

@@ -19,7 +19,9 @@ public final class Network: Sendable {
     public func data(contentsOf url: URL) -> Data? {
         guard let address = LiveAddress.request(for: url) else { return nil }
         defer { LiveCounters.requestEnded() }
-        return try? Data(contentsOf: address)
+        let data = try? Data(contentsOf: address)
+        if let data { LiveWaste.received(address, bytes: data.count) }
+        return data
     }
 
     /// Downloads a URL's body, blocking the calling thread until it arrives, fails, or `operation` is
@@ -35,7 +37,9 @@ public final class Network: Sendable {
         while answer.done.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
             if operation.isCancelled { task.cancel() }
         }
-        return try answer.result()
+        let data = try answer.result()
+        LiveWaste.received(address, bytes: data.count)
+        return data
     }
 
     /// What a data task answered, handed from URLSession's thread to the waiting one.

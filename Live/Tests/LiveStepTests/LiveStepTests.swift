@@ -19,8 +19,8 @@ struct LiveStepTests {
         wait 0.5s
         """
 
-    /// Also: step 1's app-attributed hitch time is over ten times step 2's, and each step started as many
-    /// requests as the server logged.
+    /// Also: step 1's app-attributed hitch time is over ten times step 2's, step 1 wastes no poster, and
+    /// each step started as many requests as the server logged.
     @Test("Step 1 hangs for at least a round trip and step 2 does not")
     func stepOneHangsAndStepTwoDoesNot() throws {
         let naive = try LiveStepRun(step: "Step1Naive", scenario: Self.scenario)
@@ -35,6 +35,12 @@ struct LiveStepTests {
         // queue may start fewer by the end on a loaded machine.
         #expect(try naive.number("requests_started") >= 8, "\(naive.text)")
         #expect(try background.number("requests_started") >= 1, "\(background.text)")
+        // Step 1 downloads a poster only for a row it is laying out, which the next frame presents (a
+        // launch's first layout too, before any touch is taken in): only what no row shows, a 404's page,
+        // is wasted.
+        let log = try #require(naive.report["server_log"] as? [[String: Any]])
+        let pages = log.filter { $0["status"] as? Int != 200 }.compactMap { $0["body_bytes"] as? Int }
+        #expect(try naive.number("bytes_wasted") == Double(pages.reduce(0, +)), "\(naive.text)")
         for run in [naive, background] {
             #expect(try run.number("requests_started") == run.serverRequests, "\(run.text)")
             #expect(try run.number("main_thread_checker_violations") == 0, "\(run.text)")
