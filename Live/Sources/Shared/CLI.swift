@@ -46,7 +46,10 @@ public enum Workbook {
         }
         let options: LiveOptions
         do {
-            guard let parsed = try LiveOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
+            guard
+                let parsed = try LiveOptions.parse(
+                    Array(CommandLine.arguments.dropFirst()), techniques: techniques)
+            else {
                 StandardStreams.write("\(step) (live): \(summary)\n\(LiveOptions.usage)\n", to: 1)
                 exit(0)
             }

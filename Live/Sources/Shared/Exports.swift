@@ -1,6 +1,7 @@
 // The live `Shared`: what a step imports when it is built against real Foundation. Foundation's own
-// `OperationQueue`, `BlockOperation` and `Thread` stand where the simulator has look-alikes, and its
-// `Operation` under a subclass that counts cancellations (`Operation.swift`);
+// `BlockOperation` and `Thread` stand where the simulator has look-alikes, and its `Operation` and
+// `OperationQueue` under subclasses that count what the simulator counts (`Operation.swift`,
+// `LateCompletions.swift`);
 // the layers that do not depend on the simulated runtime are the workbook's own folders, built here
 // again, and so are the files of the other layers that stand alone (the symlinks in this folder:
 // `IndexPath`, `NetworkError`, the clock's `Instant`); the rest (UIKit, network, disk, clock, executor,
@@ -12,7 +13,6 @@
 
 @_exported import class Foundation.BlockOperation
 @_exported import struct Foundation.Data
-@_exported import class Foundation.OperationQueue
 @_exported import class Foundation.Thread
 @_exported import struct Foundation.URL
 @_exported import struct LiveLock.Mutex

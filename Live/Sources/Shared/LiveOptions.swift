@@ -1,7 +1,7 @@
 import Scenarios
 
-/// A live run's options: `--scenario NAME|FILE`, `--seed N`, `--concurrency N`, `--json`,
-/// `--settle-limit SECONDS`, `--help`.
+/// A live run's options: `--scenario NAME|FILE`, `--seed N`, `--concurrency N`, `--without LIST`,
+/// `--json`, `--settle-limit SECONDS`, `--help`.
 struct LiveOptions {
     var scenario = "course"
     var seed: UInt64?
@@ -18,14 +18,15 @@ struct LiveOptions {
     }
 
     static let usage = """
-        options: --scenario NAME|FILE (default course), --seed N, --concurrency N, --json,
-                 --settle-limit SECONDS (how long after the scenario's end the app may finish its work
+        options: --scenario NAME|FILE (default course), --seed N, --concurrency N, --without LIST (of
+                 the step's techniques, as simulated), --json, --settle-limit SECONDS (how long after the scenario's end the app may finish its work
                  before the run is cut; default 600, as simulated), --help
         Runs the step live: real threads, real Foundation, a real HTTP server on loopback, wall-clock time.
         """
 
-    /// Reads the arguments after the program's name; nil for `--help`.
-    static func parse(_ arguments: [String]) throws(Refusal) -> LiveOptions? {
+    /// Reads the arguments after the program's name; nil for `--help`. `--without` may name only
+    /// `techniques`, the step's own.
+    static func parse(_ arguments: [String], techniques: [String] = []) throws(Refusal) -> LiveOptions? {
         var options = LiveOptions()
         var rest = arguments[...]
         func value(_ option: String) throws(Refusal) -> String {
@@ -49,6 +50,17 @@ struct LiveOptions {
                     throw Refusal(message: "--concurrency takes a whole number from 1 to 64, not “\(text)”")
                 }
                 options.run.concurrency = count
+            case "--without":
+                let text = try value(argument)
+                let words = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                if let unknown = words.first(where: { !techniques.contains($0) }) {
+                    let expected =
+                        techniques.isEmpty
+                        ? "nothing: this step has no techniques to turn off"
+                        : "a comma-separated list of " + techniques.joined(separator: ", ")
+                    throw Refusal(message: "--without takes \(expected), not “\(unknown)”")
+                }
+                options.run.without = techniques.filter(words.contains)
             case "--settle-limit":
                 let text = try value(argument)
                 guard let seconds = Int(text), (0...3600).contains(seconds) else {
@@ -64,5 +76,6 @@ struct LiveOptions {
         return options
     }
 
-    private static let usageLine = "--scenario, --seed, --concurrency, --json, --settle-limit, --help"
+    private static let usageLine =
+        "--scenario, --seed, --concurrency, --without, --json, --settle-limit, --help"
 }

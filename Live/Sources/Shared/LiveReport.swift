@@ -98,6 +98,7 @@ struct LiveReport {
             "peak_image_memory_bytes": String(peakImageMemory),
             "memory_warning_freed_bytes": String(memoryWarningFreed),
             "operations_cancelled": String(tallies[.operationsCancelled] ?? 0),
+            "late_completions": String(tallies[.lateCompletions] ?? 0),
             "main_thread_checker_violations": String(tallies[.mainThreadCheckerViolations] ?? 0),
         ]
         return Self.keys.map { ($0, measured[$0]) }

@@ -19,6 +19,8 @@ enum LiveTally {
         case mainThreadCheckerViolations
         /// Operations cancelled before they finished, and transfers stopped by their task's cancellation.
         case operationsCancelled
+        /// Table changes from work that was cancelled (`LateCompletions`).
+        case lateCompletions
     }
 
     private static let counts = Mutex([Int](repeating: 0, count: Figure.allCases.count))

@@ -94,7 +94,9 @@ public final class Image: Sendable {
 
 /// Shows an image in a cell.
 public final class ImageView {
-    public var image: Image?
+    public var image: Image? {
+        didSet { LateCompletions.tableMutated() }
+    }
 }
 
 /// Shows a line of text in a cell.
@@ -213,6 +215,7 @@ public final class TableView {
     /// Asks the controller again for the cells of these rows, where they are on screen.
     public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation) {
         MainThreadChecker.check()
+        LateCompletions.tableMutated()
         MainThreadWork.measure {
             for row in Set(indexPaths.map(\.row)).sorted() {
                 guard let old = visibleCells[row], let controller else { continue }
@@ -227,6 +230,7 @@ public final class TableView {
     /// Reloads everything at the next layout.
     public func reloadData() {
         MainThreadChecker.check()
+        LateCompletions.tableMutated()
         needsReload = true
     }
 

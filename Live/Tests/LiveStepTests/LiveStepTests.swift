@@ -84,6 +84,8 @@ struct LiveStepTests {
         #expect(try run.number("wrong_image_events") == 0, "\(run.text)")
         #expect(try run.number("duplicate_downloads") == 0, "\(run.text)")
         #expect(try run.number("main_thread_checker_violations") == 0, "\(run.text)")
+        // The guard against late answers holds live: no cancelled work changes the table.
+        #expect(try run.number("late_completions") == 0, "\(run.text)")
         #expect(try run.live("visible_rows_final_at_end") as? Bool == true, "\(run.text)")
         let shows = try run.finalScreen.map(\.shows)
         #expect(!shows.isEmpty && shows.allSatisfy { $0 == "image" || $0 == "failed" }, "\(run.text)")
@@ -93,6 +95,44 @@ struct LiveStepTests {
         // Coming back to the top, the first screen's posters come from the memory cache.
         #expect(try run.number("memory_cache_hits") >= 1, "\(run.text)")
         #expect(try run.number("decodes") >= run.number("requests_completed"), "\(run.text)")
+    }
+
+    /// Without cancel-on-reuse, step 5's loads are still cancelled at each stop (the rows left), and the one
+    /// whose poster was already on its way to the main actor on `mix-up` lands in the reused cell anyway.
+    @Test("Live, step 5 without cancel-on-reuse counts the late completion that shows a wrong picture")
+    func lateCompletionsAreMeasured() throws {
+        let mixUp = try String(contentsOfFile: Self.builtIn("mix-up"), encoding: .utf8)
+        let run = try LiveStepRun(
+            step: "Step5Concurrency", scenario: mixUp, arguments: ["--without", "cancel-on-reuse"])
+        #expect(try run.number("wrong_image_events") >= 1, "\(run.text)")
+        #expect(try run.number("late_completions") >= 1, "\(run.text)")
+    }
+
+    /// A built-in scenario's file, from the workbook's sources.
+    static func builtIn(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../../Sources/Scenarios/Resources/Scenarios/\(name).scenario"
+        ).standardized.path
+    }
+
+    @Test(
+        "A live step refuses a bad option, a bad value or a technique it does not have in one line, with status 2",
+        arguments: [
+            ["--frobnicate"], ["--seed", "x"], ["--without", "prefetch"], ["--concurrency"],
+            ["--settle-limit", "-1"],
+        ])
+    func badArgumentsAreOneLine(arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = try LiveStepRun.executable("Step3IdleOnly")
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2, "\(text)")
+        #expect(text.hasPrefix("Step3IdleOnly: ") && text.split(separator: "\n").count == 1, "\(text)")
     }
 
     /// Two flings that leave loads under way behind them, a rest, then a memory warning.
