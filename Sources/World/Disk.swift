@@ -56,15 +56,12 @@ public final class Disk {
         Self.removeStaleFiles(under: cachesDirectory)
     }
 
-    /// A fresh folder for a run's disk in the temporary directory, removed on SIGINT and SIGTERM too; also
-    /// removes the folders of earlier runs that were killed.
-    static func makeTemporaryRoot() -> URL {
+    /// A fresh folder for a run's disk in the temporary directory (`TemporaryFiles.makeFolder`: made with
+    /// `mkdtemp`, removed on SIGINT and SIGTERM too); also removes the folders of earlier runs that were
+    /// killed.
+    static func makeTemporaryRoot() throws(WorkbookError) -> URL {
         TemporaryFiles.removeOrphanedDisks()
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "workbook-disk-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)",
-            isDirectory: true)
-        TemporaryFiles.register(root.path)
-        return root
+        return try TemporaryFiles.makeFolder(prefix: "workbook-disk")
     }
 
     /// Removes a folder made by `makeTemporaryRoot`.

@@ -95,7 +95,7 @@ public final class Phone {
             root = diskRoot
             temporaryRoot = nil
         } else {
-            root = Disk.makeTemporaryRoot()
+            root = try Disk.makeTemporaryRoot()
             temporaryRoot = root
         }
         defer { if let temporaryRoot { Disk.removeTemporaryRoot(temporaryRoot) } }

@@ -41,8 +41,9 @@ enum LiveJudge {
         var openStop: Int64?
         var lastCommit: Int64 = 0
         var placeholderRows = 0
-        /// The picture each visible row showed at the last frame (nil inside: none).
-        var shownByRow: [Int: Image?] = [:]
+        /// The picture each visible row showed at the last frame, by identity (nil inside: none): the judge
+        /// holds no picture, so that the image memory it measures is the app's alone.
+        var shownByRow: [Int: ObjectIdentifier?] = [:]
         var verdict = Verdict()
     }
 
@@ -91,7 +92,7 @@ enum LiveJudge {
     static func frame(_ table: TableView?, at time: Int64) {
         guard let table else { return }
         let movies = Phone.current.movies
-        var newlyShown: [(row: Int, image: Image)] = []
+        var newlyShown: [(row: Int, bitmap: Bitmap, recipe: Image.Recipe)] = []
         state.withLock { state in
             advance(&state, to: time)
             countPlaceholders(&state, until: time)
@@ -103,10 +104,12 @@ enum LiveJudge {
                 let image = cell.imageView.image
                 if image == nil || image?.kind == .placeholder { placeholders += 1 }
                 if !(image?.isFinal ?? false) { allFinal = false }
-                let before = state.shownByRow[row] ?? nil
-                if state.shownByRow[row] == nil || before !== image {
-                    state.shownByRow[row] = .some(image)
-                    if let image, image.kind == .poster { newlyShown.append((row, image)) }
+                let identity = image.map(ObjectIdentifier.init)
+                if state.shownByRow[row] != .some(identity) {
+                    state.shownByRow[row] = .some(identity)
+                    if let image, image.kind == .poster {
+                        newlyShown.append((row, image.bitmap, image.recipe))
+                    }
                 }
             }
             for row in state.shownByRow.keys.sorted() where table.visibleCells[row] == nil {
@@ -125,11 +128,11 @@ enum LiveJudge {
                 state.openStop = nil
             }
         }
-        for (row, image) in newlyShown where row < movies.count {
+        for (row, bitmap, recipe) in newlyShown where row < movies.count {
             if let url = movies[row].url { LiveWaste.shown(url) }
             let url = movies[row].url?.absoluteString
             pixelQueue.async {
-                if !shows(image, posterOf: url) { wrongImages.withLock { $0 += 1 } }
+                if !shows(bitmap, madeBy: recipe, posterOf: url) { wrongImages.withLock { $0 += 1 } }
             }
         }
     }
@@ -181,18 +184,18 @@ enum LiveJudge {
     }
 
     /// Whether a poster shows the pixels of the poster the server serves for `url`, made the same way.
-    private static func shows(_ image: Image, posterOf url: String?) -> Bool {
+    private static func shows(_ bitmap: Bitmap, madeBy recipe: Image.Recipe, posterOf url: String?) -> Bool {
         guard let url else { return false }
-        let key = ExpectedKey(url: url, recipe: image.recipe)
+        let key = ExpectedKey(url: url, recipe: recipe)
         let expected: String?
         if let known = expectedHashes.withLock({ $0[key] }) {
             expected = known
         } else {
-            expected = expectedHash(url: url, recipe: image.recipe)
+            expected = expectedHash(url: url, recipe: recipe)
             expectedHashes.withLock { $0[key] = .some(expected) }
         }
         guard let expected else { return false }
-        return PosterMemo.shared.hash(of: image.bitmap) == expected
+        return PosterMemo.shared.hash(of: bitmap) == expected
     }
 
     /// The pixel hash of `url`'s served poster made by `recipe`; nil when the server serves no poster.

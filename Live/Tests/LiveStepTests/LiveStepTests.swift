@@ -97,6 +97,19 @@ struct LiveStepTests {
         #expect(try run.number("decodes") >= run.number("requests_completed"), "\(run.text)")
     }
 
+    /// Step 1 keeps a poster only in a cell: at most the rows a 667-point screen of 88-point rows shows (9,
+    /// counting the two it cuts), and the decoded and filtered poster it is making. So the judge, which
+    /// looks at every poster shown, must not keep one alive either.
+    @Test("Live, step 1 holds no more pictures than its cells and the one it is making, flings included")
+    func stepOneHoldsOnlyItsCellsPictures() throws {
+        let run = try LiveStepRun(step: "Step1Naive", scenario: Self.warningScenario)
+        let posterBytes = 180 * 270 * 4
+        let rowsOnScreen = Int((667.0 / 88).rounded(.up)) + 1
+        #expect(
+            try run.number("peak_image_memory_bytes") <= Double((rowsOnScreen + 2) * posterBytes),
+            "\(run.text)")
+    }
+
     /// Without cancel-on-reuse, step 5's loads are still cancelled at each stop (the rows left), and the one
     /// whose poster was already on its way to the main actor on `mix-up` lands in the reused cell anyway.
     @Test("Live, step 5 without cancel-on-reuse counts the late completion that shows a wrong picture")
