@@ -23,11 +23,6 @@ final class PosterServer {
         let body: [UInt8]
     }
 
-    /// The body of every 404 answer.
-    static let notFoundBody = Array(
-        "<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>The poster was removed.</p></body></html>"
-            .utf8)
-
     /// The most `.png` files a posters folder may hold.
     static let maximumFolderFiles = 10_000
     /// The most bytes the `.png` files of a posters folder may hold together: 128 MB.
@@ -124,7 +119,7 @@ final class PosterServer {
     /// the process's memo (`PosterMemo.png(for:remembering:)`).
     func response(for url: URL, memoising: Bool = true) -> Response {
         if url.path.contains("/removed/") {
-            return Response(status: 404, body: Self.notFoundBody)
+            return Response(status: 404, body: RemovedPosterPage.body)
         }
         let key = url.absoluteString
         if folderFiles.isEmpty {

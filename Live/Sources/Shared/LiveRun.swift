@@ -165,9 +165,7 @@ final class LiveRun {
         let removed = url.contains("/removed/")
         var response =
             removed
-            ? LiveResponse(
-                status: 404, body: Array("404 Not Found: the poster was removed.\n".utf8),
-                contentType: "text/plain")
+            ? LiveResponse(status: 404, body: RemovedPosterPage.body, contentType: "text/html")
             : LiveResponse(status: 200, body: PosterMemo.shared.png(for: url))
         switch fault {
         case .timeout: response.unanswered = .held
