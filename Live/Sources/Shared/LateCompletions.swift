@@ -7,7 +7,7 @@ import LiveLock
 enum LateCompletions {
     private static let operationKey = "workbook.running-operation"
     /// The main-queue block running now: the operation that queued it, whether it was counted late, and
-    /// the cancelled tasks counted so far.
+    /// the cancelled tasks counted so far (by their hash).
     private static let main = Mutex((origin: Operation?.none, counted: false, tasks: Set<Int>()))
 
     /// The operation running on this thread (its `main()` or its completion block), if any.
@@ -26,8 +26,9 @@ enum LateCompletions {
 
     /// Runs a main-queue block that `origin` queued.
     static func runBlock(queuedBy origin: Operation?, _ block: () -> Void) {
-        main.withLock {
-            $0.origin = origin; $0.counted = false
+        main.withLock { state in
+            state.origin = origin
+            state.counted = false
         }
         defer { main.withLock { $0.origin = nil } }
         block()

@@ -19,8 +19,9 @@ struct LiveOptions {
 
     static let usage = """
         options: --scenario NAME|FILE (default course), --seed N, --concurrency N, --without LIST (of
-                 the step's techniques, as simulated), --json, --settle-limit SECONDS (how long after the scenario's end the app may finish its work
-                 before the run is cut; default 600, as simulated), --help
+                 the step's techniques, as simulated), --json, --settle-limit SECONDS (how long after
+                 the scenario's end the app may finish its work before the run is cut; default 600, as
+                 simulated), --help
         Runs the step live: real threads, real Foundation, a real HTTP server on loopback, wall-clock time.
         """
 
