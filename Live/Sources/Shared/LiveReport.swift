@@ -66,6 +66,7 @@ struct LiveReport {
             let rank = max(1, (p * stops.count + 99) / 100)
             return Self.milliseconds(stops[min(rank, stops.count) - 1])
         }
+        let downloaded = serverLog.reduce(0) { $0 + $1.bodyBytesSent }
         let measured: [String: String] = [
             "requests_started": String(requestsStarted),
             "requests_completed": String(
@@ -73,8 +74,8 @@ struct LiveReport {
             "requests_cancelled": String(serverLog.filter { $0.outcome == .cancelled }.count),
             "requests_failed": String(serverLog.filter(Self.failed).count),
             "retries": String(retries),
-            "bytes_downloaded": String(serverLog.reduce(0) { $0 + $1.bodyBytesSent }),
-            "bytes_wasted": String(max(0, serverLog.reduce(0) { $0 + $1.bodyBytesSent } - shownBytes)),
+            "bytes_downloaded": String(downloaded),
+            "bytes_wasted": String(max(0, downloaded - shownBytes)),
             "duplicate_downloads": String(duplicateDownloads),
             "decodes": String(tallies[.decodes] ?? 0),
             "filters": String(tallies[.filters] ?? 0),

@@ -209,7 +209,7 @@ final class LiveRun {
         clock = RunClock()
         MainThreadWork.start(on: clock)
         LiveJudge.start(clock: clock, timeline: timeline, period: period)
-        LiveWaste.start(clock: clock)
+        LiveWaste.start()
         var systemEvents = timeline.systemEvents[...]
         let limit = timeline.endTime + settleAllowance
         let watchdog = CutWatchdog(step: step, server: server, after: limit - clock.now)
