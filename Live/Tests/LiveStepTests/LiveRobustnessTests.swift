@@ -143,16 +143,10 @@ struct LiveRobustnessTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID()).scenario")
         try Data(Self.scenario.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         let redirect = end == .full ? ">/dev/full" : ">&-"
-        process.arguments = ["-c", "exec \"$0\" --scenario \"$1\" \(redirect)", executable.path, file.path]
-        let errorOutput = Pipe()
-        process.standardError = errorOutput
-        try process.run()
-        let errors = LiveStepRun.readInBackground(errorOutput)
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: errors(), as: UTF8.self))
+        return try LiveStepRun.statusAndErrors(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "exec \"$0\" --scenario \"$1\" \(redirect)", executable.path, file.path])
     }
 
     /// The caches folders of the live run with process id `pid`.

@@ -135,17 +135,11 @@ struct LiveStepTests {
             ["--settle-limit", "-1"],
         ])
     func badArgumentsAreOneLine(arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = try LiveStepRun.executable("Step3IdleOnly")
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2, "\(text)")
-        #expect(text.hasPrefix("Step3IdleOnly: ") && text.split(separator: "\n").count == 1, "\(text)")
+        let ended = try LiveStepRun.statusAndErrors(LiveStepRun.executable("Step3IdleOnly"), arguments)
+        #expect(ended.status == 2, "\(ended.errors)")
+        #expect(
+            ended.errors.hasPrefix("Step3IdleOnly: ") && ended.errors.split(separator: "\n").count == 1,
+            "\(ended.errors)")
     }
 
     /// Two flings that leave loads under way behind them, a rest, then a memory warning.
@@ -249,6 +243,26 @@ struct LiveStepRun {
             throw Failure(description: "\(step) printed no JSON object:\n\(text)")
         }
         self.report = report
+    }
+
+    /// Runs `executable` with `arguments`, its standard output discarded, and waits for it to end (it is
+    /// stopped after two minutes); its status and what it wrote on standard error.
+    static func statusAndErrors(_ executable: URL, _ arguments: [String]) throws -> (
+        status: Int32, errors: String
+    ) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        let errorOutput = Pipe()
+        process.standardError = errorOutput
+        try process.run()
+        let watchdog = DispatchWorkItem { [process] in process.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        let errors = readInBackground(errorOutput)
+        process.waitUntilExit()
+        watchdog.cancel()
+        return (process.terminationStatus, String(decoding: errors(), as: UTF8.self))
     }
 
     /// Reads a pipe to its end on another thread; the closure returns what it read, once it has.
