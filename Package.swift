@@ -55,8 +55,9 @@ let package = Package(
         + [.target(name: "Shared", dependencies: layers.map { .target(name: $0.name) })]
         + steps.map { .executableTarget(name: $0, dependencies: usesShared) }
         + [
-            .executableTarget(name: "Compare", dependencies: usesShared),
-            .executableTarget(name: "Course", dependencies: usesShared),
+            .target(name: "Spawn"),
+            .executableTarget(name: "Compare", dependencies: usesShared + ["Spawn"]),
+            .executableTarget(name: "Course", dependencies: usesShared + ["Spawn"]),
             .target(name: "TestSupport", dependencies: ["Report"], path: "Tests/TestSupport"),
             .testTarget(
                 name: "SharedTests",
@@ -64,7 +65,7 @@ let package = Package(
                 exclude: ["Fixtures/check_encoder.py"], resources: [.copy("Fixtures")]),
             .testTarget(
                 name: "StepTests",
-                dependencies: ["Shared", "Compare", "Course", "TestSupport"]
+                dependencies: ["Shared", "Compare", "Course", "Spawn", "TestSupport"]
                     + layers.map { .target(name: $0.name) }
                     + steps.map { .target(name: $0) }
             ),

@@ -1,6 +1,7 @@
 import Files
 import Foundation
 import Shared
+import Spawn
 
 /// One step executable run by `Compare` as a child, bounded in every way a child can misbehave: it runs in
 /// a process group of its own (so Ctrl-C on `Compare` reaches it only through `Compare`, which passes the
@@ -58,47 +59,15 @@ struct StepRun {
         }
         // Only the step's 1 and 2 (made by dup2, which clears the flag) stay open in the step.
         for descriptor in outputPipe + errorPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        #if canImport(Darwin)
-            var actions: posix_spawn_file_actions_t? = nil
-        #else
-            var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-        #if canImport(Darwin)
-            var attributes: posix_spawnattr_t? = nil
-        #else
-            var attributes = posix_spawnattr_t()
-        #endif
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setpgroup(&attributes, 0)
         // Compare blocks the interrupts for its watcher thread; the step starts with none blocked and each
-        // at its default action.
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = signalSet(interrupts + [SIGPIPE])
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = [path] + arguments
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        // Compare's own environment, made explicitly: Swift on Darwin has no `environ`.
-        var cEnvironment =
-            ProcessInfo.processInfo.environment.sorted { $0.key < $1.key }.map {
-                strdup("\($0.key)=\($0.value)")
+        // at its default action, in a group of its own that the watcher can end whole.
+        let spawned: Result<pid_t, any Error> = lock.withLock {
+            let result = Result {
+                try Spawn.start(
+                    path, arguments, output: .descriptor(outputPipe[1]), errors: .descriptor(errorPipe[1]),
+                    ownGroup: true)
             }
-            + [nil]
-        defer { for pointer in cEnvironment { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = lock.withLock {
-            let result = posix_spawn(&pid, path, &actions, &attributes, &cArguments, &cEnvironment)
-            if result == 0 { runningGroup = pid }
+            if case .success(let pid) = result { runningGroup = pid }
             return result
         }
         close(outputPipe[1])
@@ -107,7 +76,7 @@ struct StepRun {
             close(outputPipe[0])
             close(errorPipe[0])
         }
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        let pid = try spawned.get()
         defer { lock.withLock { runningGroup = 0 } }
 
         let started = ContinuousClock.now

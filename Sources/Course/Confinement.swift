@@ -1,4 +1,5 @@
 import Foundation
+import Spawn
 
 /// What a child of a check may use: wall time for its whole process group, and, for each of its
 /// processes, processor time and address space (`ulimit -t` and `ulimit -v`, set by the shell that starts
@@ -62,9 +63,8 @@ enum ChildGroups {
 }
 
 /// A child of a check (a step run, `swift build`, `swift test`) in a process group of its own, under
-/// `Limits`, waited for by its own exit. Foundation's `Process` is not used for it: on Linux its
-/// `isRunning` stays true while any process the child left behind still holds a descriptor the child
-/// inherited, and it cannot set a process group or limits.
+/// `Limits`, waited for by its own exit (not by its output's end, which a process it left behind can
+/// hold open).
 ///
 /// When the child ends, its whole group is killed before it is reaped (so its id cannot be reused
 /// meanwhile): a background process the child left behind does not outlive it.
@@ -85,53 +85,22 @@ final class ChildStep {
     static func spawn(
         _ executable: String, _ arguments: [String], in folder: URL, limits: Limits, output: URL, errors: URL
     ) throws -> ChildStep {
-        // Structs on Linux, optional pointers the calls fill in on Darwin.
-        #if canImport(Darwin)
-            var actions: posix_spawn_file_actions_t? = nil
-            var attributes: posix_spawnattr_t? = nil
-        #else
-            var actions = posix_spawn_file_actions_t()
-            var attributes = posix_spawnattr_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // A group of its own; every signal at its default and none blocked, whatever this process set
-        // (so that the processor limit's SIGXCPU ends the child and says so).
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var signals = sigset_t()
-        sigfillset(&signals)
-        posix_spawnattr_setsigdefault(&attributes, &signals)
-        sigemptyset(&signals)
-        posix_spawnattr_setsigmask(&attributes, &signals)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        if errors == output {
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        }
         // The soft processor limit sends SIGXCPU, which says why; the hard one, a little later, SIGKILL.
         let script =
             "ulimit -S -t \(limits.processorSeconds) && ulimit -H -t \(limits.processorSeconds + 5) "
             + "&& ulimit -v \(limits.memoryBytes / 1024) && cd \"$0\" && exec \"$@\""
-        let argv = ["/bin/sh", "-c", script, folder.path, executable] + arguments
-        let envp = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
-        var cArguments = argv.map { strdup($0) } + [nil]
-        var cEnvironment = envp.map { strdup($0) } + [nil]
-        defer {
-            for pointer in cArguments { free(pointer) }
-            for pointer in cEnvironment { free(pointer) }
-        }
-        var id: pid_t = 0
-        let spawned = posix_spawn(&id, "/bin/sh", &actions, &attributes, &cArguments, &cEnvironment)
-        guard spawned == 0 else {
+        let id: pid_t
+        do {
+            // Every signal at its default and none blocked, whatever this process set, so that the
+            // processor limit's SIGXCPU ends the child and says so.
+            id = try Spawn.start(
+                "/bin/sh", ["-c", script, folder.path, executable] + arguments, output: .file(output.path),
+                errors: errors == output ? .standardOutput : .file(errors.path), ownGroup: true)
+        } catch {
+            let code = (error as? POSIXError)?.code.rawValue ?? EIO
             throw CourseError(
                 "cannot start \(URL(fileURLWithPath: executable).lastPathComponent): "
-                    + String(cString: strerror(spawned)))
+                    + String(cString: strerror(code)))
         }
         ChildGroups.add(id)
         return ChildStep(id: id)

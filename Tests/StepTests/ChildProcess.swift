@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import Spawn
 import TestSupport
 
 /// A step executable run as a child process, with its peak memory and wall time measured by the kernel
@@ -29,31 +30,10 @@ struct ChildProcess {
         defer { try? FileManager.default.removeItem(at: folder) }
         let outPath = folder.appendingPathComponent("out").path
         let errPath = folder.appendingPathComponent("err").path
-        // A struct on Linux, an optional pointer the call fills in on Darwin.
-        #if canImport(Darwin)
-            var actions: posix_spawn_file_actions_t? = nil
-        #else
-            var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var variables = ProcessInfo.processInfo.environment
-        for (key, value) in environment { variables[key] = value }
-        let argv = [executable.path] + arguments
-        let envp = variables.map { "\($0.key)=\($0.value)" }
-        var cArguments = argv.map { strdup($0) } + [nil]
-        var cEnvironment = envp.map { strdup($0) } + [nil]
-        defer {
-            for pointer in cArguments { free(pointer) }
-            for pointer in cEnvironment { free(pointer) }
-        }
-        var pid: pid_t = 0
         let start = ContinuousClock.now
-        let spawned = posix_spawn(&pid, executable.path, &actions, nil, &cArguments, &cEnvironment)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+        let pid = try Spawn.start(
+            executable.path, arguments, environment: environment, output: .file(outPath),
+            errors: .file(errPath), ownGroup: false)
         // A child still running at the deadline is killed (and then fails the caller's time bound).
         var status: Int32 = 0
         var usage = rusage()
