@@ -15,19 +15,24 @@ let steps = [
 let layers: [(name: String, uses: [String], resources: [String])] = [
     ("Imaging", [], []),
     ("Files", [], []),
+    ("Text", ["Imaging"], []),
+    ("Values", [], []),
     ("Catalog", ["Files"], ["Resources/movies.plist"]),
     ("Runtime", [], []),
-    ("Concurrency", ["Runtime"], []),
+    ("Concurrency", ["Runtime", "Values"], []),
     ("Scenarios", ["Imaging", "Files"], ["Resources/Scenarios"]),
     ("Posters", ["Imaging", "Files"], []),
-    ("UI", ["Imaging", "Runtime", "Scenarios", "Posters"], []),
-    ("Report", ["Imaging", "Files", "Runtime"], []),
+    ("UI", ["Imaging", "Values", "Runtime", "Scenarios", "Posters"], []),
+    ("Report", ["Imaging", "Files", "Text", "Runtime"], []),
     (
         "World",
-        ["Imaging", "Files", "Catalog", "Runtime", "Scenarios", "Posters", "UI", "Report", "Concurrency"],
+        [
+            "Imaging", "Files", "Values", "Catalog", "Runtime", "Scenarios", "Posters", "UI", "Report",
+            "Concurrency",
+        ],
         []
     ),
-    ("Pictures", ["Imaging", "Files", "Report"], ["Resources/Unifont"]),
+    ("Pictures", ["Imaging", "Files", "Text", "Report"], ["Resources/Unifont"]),
     ("CLI", ["Files", "Catalog", "Scenarios", "Posters", "UI", "Report", "World", "Pictures"], []),
 ]
 

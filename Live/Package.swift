@@ -11,7 +11,7 @@ import PackageDescription
 /// The step targets are the workbook's own step folders (`Sources/Step1Naive` and the rest are relative
 /// symlinks to `../../Sources/…`), built against a `Shared` that re-exports Foundation's own `Operation`,
 /// `OperationQueue`, `BlockOperation` and `Thread`, with the workbook's layers that need no simulated
-/// runtime (`Imaging`, `Files`, `Catalog`, `Scenarios`, `Posters`) linked the same way: building them
+/// runtime (`Imaging`, `Files`, `Text`, `Values`, `Catalog`, `Scenarios`, `Posters`) linked the same way: building them
 /// checks that the step sources compile against real Foundation in Swift 6 mode. Running one plays a
 /// scenario live (`swift run --package-path Live Step1Naive --scenario course`): the step's app on the
 /// real main thread, its posters from `LiveServer`, the table drawn in the terminal when standard output
@@ -33,6 +33,8 @@ let package = Package(
     targets: liveSteps.map { .executableTarget(name: $0, dependencies: ["Shared"]) } + [
         .target(name: "Imaging"),
         .target(name: "Files"),
+        .target(name: "Text", dependencies: ["Imaging"]),
+        .target(name: "Values"),
         .target(name: "Catalog", dependencies: ["Files"], resources: [.copy("Resources/movies.plist")]),
         .target(
             name: "Scenarios", dependencies: ["Imaging", "Files"], resources: [.copy("Resources/Scenarios")]),
@@ -40,15 +42,15 @@ let package = Package(
         .target(
             name: "Shared",
             dependencies: [
-                "Imaging", "Files", "Catalog", "Scenarios", "Posters", "LiveLock", "LiveServer",
-                "LiveTerminal",
+                "Imaging", "Files", "Text", "Values", "Catalog", "Scenarios", "Posters", "LiveLock",
+                "LiveServer", "LiveTerminal",
             ]),
         .target(name: "LiveLock"),
         .target(name: "LiveServer", dependencies: ["LiveLock"]),
         .testTarget(name: "LiveServerTests", dependencies: ["LiveServer"]),
-        .target(name: "LiveTerminal", dependencies: ["Imaging", "LiveLock"]),
+        .target(name: "LiveTerminal", dependencies: ["Imaging", "Text", "LiveLock"]),
         .executableTarget(name: "LiveTerminalFixture", dependencies: ["LiveTerminal", "Imaging"]),
-        .testTarget(name: "LiveTerminalTests", dependencies: ["LiveTerminal", "Imaging"]),
+        .testTarget(name: "LiveTerminalTests", dependencies: ["LiveTerminal", "Imaging", "Text"]),
         .testTarget(name: "LiveStepTests"),
     ],
     swiftLanguageModes: [.v6]

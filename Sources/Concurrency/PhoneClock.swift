@@ -1,4 +1,5 @@
 import Runtime
+import Values
 
 /// The phone's virtual clock as a Swift `Clock`, to inject where code would use `ContinuousClock`
 /// (as swift-clocks injects a test clock): `sleep` suspends the task for virtual time, never real time.
@@ -7,6 +8,8 @@ import Runtime
 /// cancelled before or during its sleep is resumed at once with `CancellationError`, as `Task.sleep` does.
 /// Unchecked Sendable: its timer queue is used only on the phone's simulated threads, one at a time.
 public final class PhoneClock: Clock, @unchecked Sendable {
+    public typealias Instant = PhoneInstant
+
     private let timers: OperationQueue
 
     /// Makes a clock for the app on whose simulated thread this is called.

@@ -1,5 +1,6 @@
 import Imaging
 import Report
+import Text
 
 /// The `--screens` output: the visible rows at every scroll stop that filled and at the end, as text.
 ///

@@ -1,3 +1,5 @@
+import Text
+
 /// The `--json` report: one object with the step, scenario, seed, metrics, oracle, limit and final screen.
 package enum JSONReport {
     /// The JSON text of a run (one object, keys in a fixed order, then a newline).

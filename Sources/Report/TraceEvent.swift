@@ -1,3 +1,5 @@
+import Text
+
 /// One line of a `--trace` file: what happened, with its typed payload, at a virtual time.
 ///
 /// `Kind` is every event the simulation reports; `fields` is the one place that names each event's keys

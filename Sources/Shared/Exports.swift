@@ -11,7 +11,9 @@
 @_exported import Report
 @_exported import Runtime
 @_exported import Scenarios
+@_exported import Text
 @_exported import UI
+@_exported import Values
 @_exported import World
 
 @_exported import struct Foundation.Data

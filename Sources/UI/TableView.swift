@@ -1,5 +1,6 @@
 import Runtime
 import Scenarios
+import Values
 
 /// A one-section table with fixed-height rows, cell reuse and scrolling: `UITableView`'s look-alike.
 ///

@@ -1,4 +1,5 @@
 import Runtime
+import Values
 
 /// A screen that owns a table and answers for it: `UITableViewController`'s look-alike.
 ///

@@ -1,5 +1,6 @@
 import Concurrency
 import Runtime
+import Values
 
 import struct Foundation.Data
 import struct Foundation.URL

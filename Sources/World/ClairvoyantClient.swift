@@ -5,6 +5,7 @@ import Report
 import Runtime
 import Scenarios
 import UI
+import Values
 
 /// A client that knows the future: the limit's plan, replayed on the phone as any step is.
 ///
@@ -115,7 +116,7 @@ package final class ClairvoyantClient: TableViewController, @unchecked Sendable 
         phone.movies.count
     }
 
-    override package func tableView(_ tableView: TableView, cellForRowAt indexPath: UI.IndexPath)
+    override package func tableView(_ tableView: TableView, cellForRowAt indexPath: Values.IndexPath)
         -> TableViewCell
     {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Plan", for: indexPath)

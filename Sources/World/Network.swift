@@ -3,6 +3,7 @@ import Imaging
 import Posters
 import Runtime
 import Scenarios
+import Values
 
 /// The simulated phone's network client and the link it shares: `URLSession.shared`'s look-alike.
 ///

@@ -1,5 +1,6 @@
 import Imaging
 import LiveLock
+import Text
 
 /// Draws a `TableFrame` as a terminal's bytes: each row's picture in half-block cells (`▀`, the upper pixel
 /// in front, the lower one behind; the lower half of a row's last line left blank, a gap between rows)

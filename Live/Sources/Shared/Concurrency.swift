@@ -35,11 +35,13 @@ extension MainActor {
 
 /// A clock for the step's timers and backoffs: the continuous clock, in microseconds as the simulator's.
 public final class PhoneClock: Clock, Sendable {
+    public typealias Instant = PhoneInstant
+
     private let start = ContinuousClock.now
 
     public init() {}
 
-    public var now: Instant { Instant(microseconds: Self.microseconds(start.duration(to: .now))) }
+    public var now: Instant { Instant(microseconds: PhoneInstant.microseconds(start.duration(to: .now))) }
 
     public var minimumResolution: Duration { .microseconds(1) }
 

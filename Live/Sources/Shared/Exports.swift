@@ -3,13 +3,14 @@
 // `OperationQueue` under subclasses that count what the simulator counts (`Operation.swift`,
 // `LateCompletions.swift`);
 // the layers that do not depend on the simulated runtime are the workbook's own folders, built here
-// again, and so are the files of the other layers that stand alone (the symlinks in this folder:
-// `IndexPath`, `NetworkError`, the clock's `Instant`); the rest (UIKit, network, disk, clock, executor,
+// again, among them `Values` (`IndexPath`, `NetworkError`, the clock's `Instant`, which a step names
+// alike in both); the rest (UIKit, network, disk, clock, executor,
 // report, command line) are the thin twins in this folder. `Mutex` is `LiveLock`'s, over a lock
 // ThreadSanitizer sees, where the simulator's `Shared` gives Synchronization's.
 @_exported import Catalog
 @_exported import Files
 @_exported import Imaging
+@_exported import Values
 
 @_exported import class Foundation.BlockOperation
 @_exported import struct Foundation.Data

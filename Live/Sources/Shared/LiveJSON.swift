@@ -1,4 +1,5 @@
 import LiveServer
+import Text
 
 /// The `--json` report of a live run: the simulator's object (`step`, `scenario`, `seed`, `metrics`
 /// under the same keys, `final_screen`), with null for every figure not measured live and for what only

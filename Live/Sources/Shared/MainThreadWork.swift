@@ -1,5 +1,6 @@
 import Foundation
 import LiveLock
+import Values
 
 /// The live run's clock: microseconds of wall-clock time since the run began (continuous, so a clock
 /// change does not move it).
@@ -7,7 +8,7 @@ struct RunClock: Sendable {
     private let start = ContinuousClock.now
 
     /// Microseconds since the run began.
-    var now: Int64 { PhoneClock.microseconds(start.duration(to: .now)) }
+    var now: Int64 { PhoneInstant.microseconds(start.duration(to: .now)) }
 
     /// The moment `microseconds` after the run began, as a `Date` for `RunLoop.run(mode:before:)`.
     func date(at microseconds: Int64) -> Date {

@@ -3,6 +3,8 @@ import Imaging
 import LiveLock
 import Scenarios
 
+import struct Values.IndexPath
+
 /// A decoded picture: a real one, decoded by the workbook's own PNG decoder and filtered by its sepia
 /// filter, on whatever thread asks. Decodes and filters are counted, and a poster's pixels count as image
 /// memory while it is alive.

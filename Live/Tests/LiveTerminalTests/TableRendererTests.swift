@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import LiveTerminal
 import Testing
+import Text
 
 /// The live table's frames, read back cell by cell by a small terminal interpreter (`TerminalGrid`).
 @Suite struct TableRendererTests {

@@ -1,7 +1,7 @@
 /// Small helpers that write JSON text by hand, so key order and number format never vary.
-enum JSONText {
+package enum JSONText {
     /// A JSON string literal for `value`, escaped per RFC 8259.
-    static func string(_ value: String) -> String {
+    package static func string(_ value: String) -> String {
         var result = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
@@ -23,12 +23,12 @@ enum JSONText {
     }
 
     /// A JSON string literal, or `null` for nil.
-    static func optionalString(_ value: String?) -> String {
+    package static func optionalString(_ value: String?) -> String {
         value.map(string) ?? "null"
     }
 
     /// One JSON object from (key, already-encoded value) pairs, in the given order, on one line.
-    static func object(_ fields: [(String, String)]) -> String {
+    package static func object(_ fields: [(String, String)]) -> String {
         "{" + fields.map { "\(string($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
     }
 }

@@ -43,11 +43,18 @@ public struct ResumeData: Sendable, Equatable {
     /// The URL whose body this begins.
     public let url: URL
     /// The body's first bytes, as they arrived.
-    let received: [UInt8]
+    package let received: [UInt8]
     /// The ETag of the whole body: a range is served only if the body has not changed since.
-    let validator: String
+    package let validator: String
     /// The transfer that moved the last of these bytes (for crediting them when the poster is shown).
-    let download: Int
+    package let download: Int
+
+    package init(url: URL, received: [UInt8], validator: String, download: Int) {
+        self.url = url
+        self.received = received
+        self.validator = validator
+        self.download = download
+    }
 
     /// How many of the body's bytes are kept.
     public var count: Int { received.count }

@@ -1,8 +1,8 @@
 /// Text's width on a terminal, in cells, as the screen text and the live table count it.
-enum DisplayWidth {
+package enum DisplayWidth {
     /// How many terminal cells a text takes: two for each wide (East Asian) character, such as the
     /// catalog's Chinese titles, none for a combining mark, one for anything else.
-    static func of(_ text: String) -> Int {
+    package static func of(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { width, scalar in
             let value = scalar.value
             if scalar.properties.generalCategory == .nonspacingMark || value == 0x200D { return width }

@@ -1,1 +1,0 @@
-../../../Sources/Pictures/DisplayWidth.swift

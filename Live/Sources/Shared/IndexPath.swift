@@ -1,1 +1,0 @@
-../../../Sources/UI/IndexPath.swift

@@ -1,1 +1,0 @@
-../../../Sources/Report/JSONText.swift

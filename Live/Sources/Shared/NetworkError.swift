@@ -1,1 +1,0 @@
-../../../Sources/World/NetworkError.swift

@@ -1,1 +1,0 @@
-../../../Sources/Concurrency/PhoneClock+Instant.swift
