@@ -240,7 +240,9 @@ struct Course {
         } catch let error as CourseError {
             return fail(exercise, error.description)
         }
-        if let failure = Judge.firstFailure(of: exercise, runs: runs, baselines: baselines) {
+        if let failure = Judge.firstFailure(of: exercise, runs: runs, baselines: baselines)
+            ?? ReferenceComparison.firstDifference(of: exercise, runs: runs, baselines: baselines)
+        {
             return fail(exercise, failure)
         }
         if runTests, let filter = exercise.tests {

@@ -56,9 +56,11 @@ struct Exercise: Sendable {
         return Array(Set(runs.compactMap(\.scenario.file))).sorted()
     }
 
-    /// Whether `check` needs a run of the code as shipped, recorded by `start`, to compare against.
+    /// Whether `check` needs a run of the code as shipped, recorded by `start`, to compare against (a write
+    /// exercise always does: `ReferenceComparison` compares every run with it).
     var needsBaseline: Bool {
-        expectations.contains { expectation in
+        if case .write = kind { return true }
+        return expectations.contains { expectation in
             if case .finalScreenAsShipped? = expectation.invariant?.0 { return true }
             return expectation.left.isBaseline || expectation.right.isBaseline
         }
