@@ -48,6 +48,41 @@ struct MainThreadCheckerTests {
         #expect(result.metrics.entries.last?.key == "main_thread_checker_violations")
     }
 
+    /// A step's in-progress map, as the steps declare theirs.
+    final class Operations: @unchecked Sendable {
+        @MainThreadOnly("downloadsInProgress") var downloadsInProgress: [Int: String] = [:]
+    }
+
+    @Test(
+        "A map the steps keep on the main thread is checked too: a change from a worker is counted and named")
+    func mapsOffTheMainThreadAreCounted() throws {
+        let log = Log()
+        let operations = Operations()
+        let result = try play(testScenario("maps", rows: 20)) {
+            let app = ScriptApp(log: log)
+            app.onLoad = { _ in
+                // On the main thread: none.
+                operations.downloadsInProgress[1] = "one"
+                let queue = OperationQueue()
+                queue.addOperation {
+                    // Off the main thread: a read and a write, each seen.
+                    operations.downloadsInProgress.removeValue(forKey: 1)
+                    OperationQueue.main.addOperation {
+                        log.note("main")
+                        operations.downloadsInProgress[2] = "two"
+                    }
+                }
+            }
+            return app
+        }
+        #expect(log.first("main") != nil)
+        #expect(operations.downloadsInProgress == [2: "two"])
+        #expect(result.metrics.mainThreadCheckerViolations == 2)
+        let events = result.events("main_thread_violation")
+        #expect(events.map { $0.text("method") } == ["downloadsInProgress", "downloadsInProgress"])
+        #expect(events.allSatisfy { $0.text("thread") != "main" && $0.text("thread") != nil })
+    }
+
     @Test("An app that keeps the table on the main thread has no violation")
     func anAppOnTheMainThreadHasNone() throws {
         let result = try play(
