@@ -5,75 +5,71 @@ import Testing
 
 /// Each step's improvement over the previous one, measured on several built-in scenarios.
 extension LessonTests {
-    @Test(
-        "Step 1 stutters in Apple's worst band, steps 2 to 4 scroll smoothly, and step 2 takes nine tenths of the work off the main thread"
-    )
-    func mainThread() throws {
-        // Step 1 stutters on course, long-fling and reading: its hitch time ratio is in Apple's worst band.
-        do {
-            for scenario in ["course", "long-fling", "reading"] {
-                let run = try SharedRuns.shared.result(.naive, scenario)
-                #expect(run.metric("hitch_time_ratio_ms_per_s") > 50, "on \(scenario)")
-                #expect(run.metric("hitches") > 0, "on \(scenario)")
-                #expect(
-                    HitchBand(ratio: run.metric("hitch_time_ratio_ms_per_s")) == .immediateAttention,
-                    "on \(scenario)")
-            }
+    @Test("Step 1 stutters on course, long-fling and reading: its hitch time ratio is in Apple's worst band")
+    func stepOneStutters() throws {
+        for scenario in ["course", "long-fling", "reading"] {
+            let run = try SharedRuns.shared.result(.naive, scenario)
+            #expect(run.metric("hitch_time_ratio_ms_per_s") > 50, "on \(scenario)")
+            #expect(run.metric("hitches") > 0, "on \(scenario)")
+            #expect(
+                HitchBand(ratio: run.metric("hitch_time_ratio_ms_per_s")) == .immediateAttention,
+                "on \(scenario)")
         }
-        // Steps 2 to 4 scroll smoothly on every built-in scenario.
-        do {
-            for step in [Step.background, .idleOnly, .cacheAndPrefetch] {
-                for scenario in Scenarios.all {
-                    let run = try SharedRuns.shared.result(step, scenario)
-                    #expect(run.metric("hitch_time_ratio_ms_per_s") <= 5, "\(step) on \(scenario)")
-                }
-            }
-        }
-        // Step 2 takes at least ninety per cent of the work off the main thread on course, long-fling and reading.
-        do {
-            for scenario in ["course", "long-fling", "reading"] {
-                let naive = try SharedRuns.shared.result(.naive, scenario)
-                let background = try SharedRuns.shared.result(.background, scenario)
-                #expect(
-                    background.metric("main_thread_busy_ms") * 10 <= naive.metric("main_thread_busy_ms"),
-                    "on \(scenario)")
+    }
+
+    @Test("Steps 2 to 4 scroll smoothly on every built-in scenario")
+    func stepsTwoToFourScrollSmoothly() throws {
+        for step in [Step.background, .idleOnly, .cacheAndPrefetch] {
+            for scenario in Scenarios.all {
+                let run = try SharedRuns.shared.result(step, scenario)
+                #expect(run.metric("hitch_time_ratio_ms_per_s") <= 5, "\(step) on \(scenario)")
             }
         }
     }
 
     @Test(
-        "Step 1 downloads a row again each time it returns, step 2 starts requests while scrolling, and step 3 fetches less and fills stops sooner after flings"
+        "Step 2 takes at least ninety per cent of the work off the main thread on course, long-fling and reading"
     )
-    func fetching() throws {
-        // Step 1 downloads a row again every time it comes back on screen.
-        do {
-            let run = try SharedRuns.shared.result(.naive, "course")
-            #expect(run.metric("duplicate_downloads") > 0)
+    func stepTwoTakesWorkOffMain() throws {
+        for scenario in ["course", "long-fling", "reading"] {
+            let naive = try SharedRuns.shared.result(.naive, scenario)
+            let background = try SharedRuns.shared.result(.background, scenario)
+            #expect(
+                background.metric("main_thread_busy_ms") * 10 <= naive.metric("main_thread_busy_ms"),
+                "on \(scenario)")
         }
-        // Step 2, unlike step 3, starts requests while the table scrolls.
-        do {
-            let run = try SharedRuns.shared.result(.background, "course")
-            var state = TraceEvent.ScrollState.idle
-            var requestsWhileScrolling = 0
-            for event in run.trace {
-                if let scrollState = event.scrollState { state = scrollState }
-                if event.name == "request_start", state != .idle { requestsWhileScrolling += 1 }
-            }
-            #expect(requestsWhileScrolling > 0)
+    }
+
+    @Test("Step 1 downloads a row again every time it comes back on screen")
+    func stepOneDownloadsAgain() throws {
+        let run = try SharedRuns.shared.result(.naive, "course")
+        #expect(run.metric("duplicate_downloads") > 0)
+    }
+
+    @Test("Step 2, unlike step 3, starts requests while the table scrolls")
+    func stepTwoStartsWhileScrolling() throws {
+        let run = try SharedRuns.shared.result(.background, "course")
+        var state = TraceEvent.ScrollState.idle
+        var requestsWhileScrolling = 0
+        for event in run.trace {
+            if let scrollState = event.scrollState { state = scrollState }
+            if event.name == "request_start", state != .idle { requestsWhileScrolling += 1 }
         }
-        // Step 3 fetches less and fills stops sooner than step 2 after flings.
-        do {
-            for scenario in Scenarios.flings {
-                let background = try SharedRuns.shared.result(.background, scenario)
-                let idleOnly = try SharedRuns.shared.result(.idleOnly, scenario)
-                let context = Comment(rawValue: "on \(scenario)")
-                #expect(idleOnly.metric("requests_started") < background.metric("requests_started"), context)
-                #expect(idleOnly.metric("bytes_downloaded") < background.metric("bytes_downloaded"), context)
-                #expect(
-                    idleOnly.metric("time_to_visible_ms_p95") < background.metric("time_to_visible_ms_p95"),
-                    context)
-                #expect(idleOnly.metric("operations_cancelled") > 0, context)
-            }
+        #expect(requestsWhileScrolling > 0)
+    }
+
+    @Test("Step 3 fetches less and fills stops sooner than step 2 after flings")
+    func stepThreeFetchesLess() throws {
+        for scenario in Scenarios.flings {
+            let background = try SharedRuns.shared.result(.background, scenario)
+            let idleOnly = try SharedRuns.shared.result(.idleOnly, scenario)
+            let context = Comment(rawValue: "on \(scenario)")
+            #expect(idleOnly.metric("requests_started") < background.metric("requests_started"), context)
+            #expect(idleOnly.metric("bytes_downloaded") < background.metric("bytes_downloaded"), context)
+            #expect(
+                idleOnly.metric("time_to_visible_ms_p95") < background.metric("time_to_visible_ms_p95"),
+                context)
+            #expect(idleOnly.metric("operations_cancelled") > 0, context)
         }
     }
 
@@ -133,51 +129,50 @@ extension LessonTests {
         #expect(idleOnly.metric("requests_started") > run.metric("requests_started"))
     }
 
-    @Test(
-        "Step 4 hits memory on revisits, prefetches at reading pace, stays near the oracle, and its cache outgrows step 3's memory where stops exceed it"
-    )
-    func stepFour() throws {
-        // Step 4 serves revisited rows from memory on course and reading.
-        do {
-            for scenario in ["course", "reading"] {
-                let run = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
-                #expect(run.metric("memory_cache_hits") > 0, "on \(scenario)")
-                let idleOnly = try SharedRuns.shared.result(.idleOnly, scenario)
-                #expect(idleOnly.metric("memory_cache_hits") == 0, "on \(scenario)")
-            }
+    @Test("Step 4 serves revisited rows from memory on course and reading")
+    func stepFourServesRevisitsFromMemory() throws {
+        for scenario in ["course", "reading"] {
+            let run = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
+            #expect(run.metric("memory_cache_hits") > 0, "on \(scenario)")
+            let idleOnly = try SharedRuns.shared.result(.idleOnly, scenario)
+            #expect(idleOnly.metric("memory_cache_hits") == 0, "on \(scenario)")
         }
-        // At reading pace, step 4's prefetch fills the typical stop sooner than step 3 and than without it.
-        do {
-            let run = try SharedRuns.shared.result(.cacheAndPrefetch, "reading")
-            let idleOnly = try AblationBlocks.result(
-                "Step3IdleOnly --concurrency \(AblationBlocks.stepFourConcurrency)", scenario: "reading")
-            let withoutPrefetch = try AblationBlocks.result(
-                "Step4CacheAndPrefetch --without prefetch", scenario: "reading")
-            #expect(run.metric("time_to_visible_ms_p50") < idleOnly.metric("time_to_visible_ms_p50"))
-            #expect(run.metric("time_to_visible_ms_p50") < withoutPrefetch.metric("time_to_visible_ms_p50"))
+    }
+
+    @Test("At reading pace, step 4's prefetch fills the typical stop sooner than step 3 and than without it")
+    func prefetchFillsStopsSooner() throws {
+        let run = try SharedRuns.shared.result(.cacheAndPrefetch, "reading")
+        let idleOnly = try AblationBlocks.result(
+            "Step3IdleOnly --concurrency \(AblationBlocks.stepFourConcurrency)", scenario: "reading")
+        let withoutPrefetch = try AblationBlocks.result(
+            "Step4CacheAndPrefetch --without prefetch", scenario: "reading")
+        #expect(run.metric("time_to_visible_ms_p50") < idleOnly.metric("time_to_visible_ms_p50"))
+        #expect(run.metric("time_to_visible_ms_p50") < withoutPrefetch.metric("time_to_visible_ms_p50"))
+    }
+
+    @Test("Step 4 downloads within 1.25 times the oracle on every built-in scenario")
+    func stepFourWithinOracle() throws {
+        for scenario in Scenarios.all {
+            let run = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
+            #expect(run.oracle.bytes > 0, "on \(scenario)")
+            #expect(run.metric("bytes_downloaded") <= 1.25 * Double(run.oracle.bytes), "on \(scenario)")
         }
-        // Step 4 downloads within 1.25 times the oracle on every built-in scenario.
-        do {
-            for scenario in Scenarios.all {
-                let run = try SharedRuns.shared.result(.cacheAndPrefetch, scenario)
-                #expect(run.oracle.bytes > 0, "on \(scenario)")
-                #expect(run.metric("bytes_downloaded") <= 1.25 * Double(run.oracle.bytes), "on \(scenario)")
-            }
-        }
-        // At reading pace step 4 downloads within 1.3 times the oracle, prefetch waste included.
-        do {
-            let run = try SharedRuns.shared.result(.cacheAndPrefetch, "reading")
-            #expect(run.metric("bytes_downloaded") <= 1.3 * Double(run.oracle.bytes))
-            // The rows prefetched past the last stop were never shown: their bytes are wasted.
-            #expect(run.metric("bytes_wasted") > 0)
-        }
-        // On a scenario that stops on more rows than the cache holds, step 3's memory outgrows step 4's.
-        do {
-            let idleOnly = try SharedRuns.shared.result(.idleOnly, "long-fling")
-            let cached = try SharedRuns.shared.result(.cacheAndPrefetch, "long-fling")
-            #expect(idleOnly.metric("peak_image_memory_bytes") > 5_000_000 + 9 * 180 * 270 * 4)
-            #expect(idleOnly.metric("peak_image_memory_bytes") > cached.metric("peak_image_memory_bytes"))
-        }
+    }
+
+    @Test("At reading pace step 4 downloads within 1.3 times the oracle, prefetch waste included")
+    func stepFourAtReadingPace() throws {
+        let run = try SharedRuns.shared.result(.cacheAndPrefetch, "reading")
+        #expect(run.metric("bytes_downloaded") <= 1.3 * Double(run.oracle.bytes))
+        // The rows prefetched past the last stop were never shown: their bytes are wasted.
+        #expect(run.metric("bytes_wasted") > 0)
+    }
+
+    @Test("On a scenario that stops on more rows than the cache holds, step 3's memory outgrows step 4's")
+    func stepThreeMemoryOutgrowsStepFour() throws {
+        let idleOnly = try SharedRuns.shared.result(.idleOnly, "long-fling")
+        let cached = try SharedRuns.shared.result(.cacheAndPrefetch, "long-fling")
+        #expect(idleOnly.metric("peak_image_memory_bytes") > 5_000_000 + 9 * 180 * 270 * 4)
+        #expect(idleOnly.metric("peak_image_memory_bytes") > cached.metric("peak_image_memory_bytes"))
     }
 
     @Test("Step 4's image memory stays bounded on every built-in scenario")
