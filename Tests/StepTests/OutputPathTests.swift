@@ -41,164 +41,173 @@ extension ProcessTests {
     }
 
     @Test(
-        "A FIFO as an output: refused at once without a reader, given the whole trace with one, and not waited on by a reader that never reads",
+        "A FIFO nobody reads as --trace or --timeline is refused at once in one line, exit 2",
         .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
-    func fifos() throws {
-        // A FIFO nobody reads as --trace or --timeline is refused at once in one line, exit 2.
-        do {
-            for option in ["--trace", "--timeline"] {
-                let folder = try StepFixtures.folder("fifo")
-                defer { try? FileManager.default.removeItem(at: folder) }
-                let fifo = folder.appendingPathComponent("out").path
-                #expect(mkfifo(fifo, 0o600) == 0, "\(option)")
-                let outcome = try Self.runChild([option, fifo], deadline: 20)
-                #expect(outcome.status == 2, "\(option)")
-                #expect(outcome.seconds < 10, "\(option): took \(outcome.seconds) s")
-                #expect(Self.lines(outcome.errors).count == 1, "\(option): \(outcome.errors)")
-                #expect(
-                    outcome.errors.contains(option) && outcome.errors.contains("no process is reading"),
-                    "\(option)")
-            }
-        }
-        // A FIFO with a reader gets the whole trace.
-        do {
-            let folder = try StepFixtures.folder("fifo-read")
+    func fifoNobodyReadsRefused() throws {
+        for option in ["--trace", "--timeline"] {
+            let folder = try StepFixtures.folder("fifo")
             defer { try? FileManager.default.removeItem(at: folder) }
             let fifo = folder.appendingPathComponent("out").path
-            #expect(mkfifo(fifo, 0o600) == 0)
-            // This test reads the FIFO itself: its read end is open before the step starts.
-            let reader = open(fifo, O_RDONLY | O_NONBLOCK)
-            #expect(reader >= 0)
-            defer { close(reader) }
-            let binaries = try #require(Self.binaries)
-            let process = Process()
-            process.executableURL = binaries.appendingPathComponent(Step.naive.rawValue)
-            process.arguments = ["--trace", fifo, "--scenario", "reading"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                let count = read(reader, &buffer, buffer.count)
-                if count > 0 {
-                    bytes += buffer[0..<count]
-                } else if !process.isRunning {
-                    break
-                } else {
-                    usleep(10_000)
-                }
-            }
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            let trace = String(decoding: bytes, as: UTF8.self)
-            #expect(trace.hasSuffix("\n") && trace.split(separator: "\n").count > 100)
-        }
-        // A FIFO reader that opens and never reads costs the stall limit, then one line and exit 1.
-        do {
-            let folder = try StepFixtures.folder("fifo-stall")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let fifo = folder.appendingPathComponent("out").path
-            #expect(mkfifo(fifo, 0o600) == 0)
-            // The read end is open the whole run and nothing is read: `reading`'s trace is larger than a pipe
-            // holds, so the step's write waits for a reader that never takes more.
-            let reader = open(fifo, O_RDONLY | O_NONBLOCK)
-            #expect(reader >= 0)
-            defer { close(reader) }
-            let outcome = try Self.runChild(["--trace", fifo, "--scenario", "reading"], deadline: 30)
-            #expect(outcome.status == 1, "\(outcome.errors)")
-            #expect(Self.lines(outcome.errors).count == 1, "one line: \(outcome.errors)")
+            #expect(mkfifo(fifo, 0o600) == 0, "\(option)")
+            let outcome = try Self.runChild([option, fifo], deadline: 20)
+            #expect(outcome.status == 2, "\(option)")
+            #expect(outcome.seconds < 10, "\(option): took \(outcome.seconds) s")
+            #expect(Self.lines(outcome.errors).count == 1, "\(option): \(outcome.errors)")
             #expect(
-                outcome.errors.contains("took nothing for \(OutputFile.stallSeconds) s"), "\(outcome.errors)")
-            // The issue's bound, with the run's own seconds inside it.
-            #expect(outcome.seconds < 10, "took \(outcome.seconds) s")
-            #expect(outcome.output.contains("requests_started"), "the report is still printed")
+                outcome.errors.contains(option) && outcome.errors.contains("no process is reading"),
+                "\(option)")
         }
     }
 
     @Test(
-        "Unwritable paths, outputs that are inputs, non-UTF-8 paths and a bad TMPDIR are refused before the run in one line",
+        "A FIFO with a reader gets the whole trace",
         .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
-    func refusedPaths() throws {
-        // A path that cannot hold an output is refused before the run in one line naming it, with no raw error.
-        do {
-            for name in ["loop", "/proc/version", "folder", "missing/trace.jsonl", "plain/trace.jsonl"] {
-                let folder = try StepFixtures.folder("paths")
-                defer { try? FileManager.default.removeItem(at: folder) }
-                let loop = folder.appendingPathComponent("loop").path
-                #expect(symlink(loop, loop) == 0, "\(name)")
-                try FileManager.default.createDirectory(
-                    at: folder.appendingPathComponent("folder"), withIntermediateDirectories: true)
-                try Data("x".utf8).write(to: folder.appendingPathComponent("plain"))
-                let path = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).path
-                let outcome = try Self.runChild(["--trace", path], deadline: 20)
-                #expect(outcome.status == 2, "\(name)")
-                #expect(Self.lines(outcome.errors).count == 1, "\(name): \(outcome.errors)")
-                #expect(
-                    outcome.errors.contains("--trace") && outcome.errors.contains(path),
-                    "\(name): \(outcome.errors)")
-                #expect(
-                    !outcome.errors.contains("Error Domain") && !outcome.errors.contains("NSCocoa"), "\(name)"
-                )
-                #expect(outcome.output.isEmpty, "\(name): refused before the run")
-                let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-                #expect(!left.contains { $0.hasPrefix(".tmp-") }, "\(name): \(left)")
+    func fifoWithReaderGetsTrace() throws {
+        let folder = try StepFixtures.folder("fifo-read")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("out").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // This test reads the FIFO itself: its read end is open before the step starts.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let binaries = try #require(Self.binaries)
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent(Step.naive.rawValue)
+        process.arguments = ["--trace", fifo, "--scenario", "reading"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let count = read(reader, &buffer, buffer.count)
+            if count > 0 {
+                bytes += buffer[0..<count]
+            } else if !process.isRunning {
+                break
+            } else {
+                usleep(10_000)
             }
         }
-        // An output that is the scenario file, or the other output, is refused and nothing is overwritten.
-        do {
-            let folder = try StepFixtures.folder("same")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let trace = String(decoding: bytes, as: UTF8.self)
+        #expect(trace.hasSuffix("\n") && trace.split(separator: "\n").count > 100)
+    }
+
+    @Test(
+        "A FIFO reader that opens and never reads costs the stall limit, then one line and exit 1",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func fifoReaderThatNeverReads() throws {
+        let folder = try StepFixtures.folder("fifo-stall")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("out").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // The read end is open the whole run and nothing is read: `reading`'s trace is larger than a pipe
+        // holds, so the step's write waits for a reader that never takes more.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let outcome = try Self.runChild(["--trace", fifo, "--scenario", "reading"], deadline: 30)
+        #expect(outcome.status == 1, "\(outcome.errors)")
+        #expect(Self.lines(outcome.errors).count == 1, "one line: \(outcome.errors)")
+        #expect(
+            outcome.errors.contains("took nothing for \(OutputFile.stallSeconds) s"), "\(outcome.errors)")
+        // The issue's bound, with the run's own seconds inside it.
+        #expect(outcome.seconds < 10, "took \(outcome.seconds) s")
+        #expect(outcome.output.contains("requests_started"), "the report is still printed")
+    }
+
+    @Test(
+        "A path that cannot hold an output is refused before the run in one line naming it, with no raw error",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func pathThatCannotHoldOutput() throws {
+        for name in ["loop", "/proc/version", "folder", "missing/trace.jsonl", "plain/trace.jsonl"] {
+            let folder = try StepFixtures.folder("paths")
             defer { try? FileManager.default.removeItem(at: folder) }
-            let text = "rows 20\nwait 1s\n"
-            let scenario = try StepFixtures.scenario(text, named: "mine.scenario", in: folder)
-            let overwrite = try Self.runChild(["--scenario", scenario, "--trace", scenario])
-            #expect(overwrite.status == 2)
-            #expect(overwrite.errors.contains("--scenario file"), "\(overwrite.errors)")
-            #expect(try String(contentsOfFile: scenario, encoding: .utf8) == text)
-            let same = folder.appendingPathComponent("out").path
-            let twice = try Self.runChild([
-                "--scenario", scenario, "--trace", same, "--timeline", "\(folder.path)/./out",
-            ])
-            #expect(twice.status == 2)
-            #expect(Self.lines(twice.errors).count == 1 && twice.errors.contains("also the --trace file"))
-            #expect(!FileManager.default.fileExists(atPath: same))
+            let loop = folder.appendingPathComponent("loop").path
+            #expect(symlink(loop, loop) == 0, "\(name)")
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("folder"), withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: folder.appendingPathComponent("plain"))
+            let path = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).path
+            let outcome = try Self.runChild(["--trace", path], deadline: 20)
+            #expect(outcome.status == 2, "\(name)")
+            #expect(Self.lines(outcome.errors).count == 1, "\(name): \(outcome.errors)")
+            #expect(
+                outcome.errors.contains("--trace") && outcome.errors.contains(path),
+                "\(name): \(outcome.errors)")
+            #expect(
+                !outcome.errors.contains("Error Domain") && !outcome.errors.contains("NSCocoa"), "\(name)"
+            )
+            #expect(outcome.output.isEmpty, "\(name): refused before the run")
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(!left.contains { $0.hasPrefix(".tmp-") }, "\(name): \(left)")
         }
-        // A path argument that is not UTF-8 is refused showing its bytes, and no other file is written.
-        do {
-            let folder = try StepFixtures.folder("utf8")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            // Swift strings cannot hold the byte 0xFF, so the child is started through the shell's printf.
-            let binaries = try #require(Self.binaries)
-            let step = binaries.appendingPathComponent(Step.naive.rawValue).path
-            let outcome = try ChildProcess.run(
-                URL(fileURLWithPath: "/bin/sh"),
-                ["-c", "cd \"$1\" && exec \"$0\" --trace \"$(printf 't\\377.jsonl')\"", step, folder.path],
-                deadline: 20)
+    }
+
+    @Test(
+        "An output that is the scenario file, or the other output, is refused and nothing is overwritten",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func outputThatIsAnInput() throws {
+        let folder = try StepFixtures.folder("same")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = "rows 20\nwait 1s\n"
+        let scenario = try StepFixtures.scenario(text, named: "mine.scenario", in: folder)
+        let overwrite = try Self.runChild(["--scenario", scenario, "--trace", scenario])
+        #expect(overwrite.status == 2)
+        #expect(overwrite.errors.contains("--scenario file"), "\(overwrite.errors)")
+        #expect(try String(contentsOfFile: scenario, encoding: .utf8) == text)
+        let same = folder.appendingPathComponent("out").path
+        let twice = try Self.runChild([
+            "--scenario", scenario, "--trace", same, "--timeline", "\(folder.path)/./out",
+        ])
+        #expect(twice.status == 2)
+        #expect(Self.lines(twice.errors).count == 1 && twice.errors.contains("also the --trace file"))
+        #expect(!FileManager.default.fileExists(atPath: same))
+    }
+
+    @Test(
+        "A path argument that is not UTF-8 is refused showing its bytes, and no other file is written",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func nonUTF8PathRefused() throws {
+        let folder = try StepFixtures.folder("utf8")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Swift strings cannot hold the byte 0xFF, so the child is started through the shell's printf.
+        let binaries = try #require(Self.binaries)
+        let step = binaries.appendingPathComponent(Step.naive.rawValue).path
+        let outcome = try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "cd \"$1\" && exec \"$0\" --trace \"$(printf 't\\377.jsonl')\"", step, folder.path],
+            deadline: 20)
+        #expect(outcome.status == 2)
+        #expect(
+            outcome.errors.contains("t\\xFF.jsonl") && outcome.errors.contains("UTF-8"),
+            "\(outcome.errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test(
+        "A TMPDIR that is missing or a file is refused in one line and never created",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func badTMPDIRRefused() throws {
+        let folder = try StepFixtures.folder("tmpdir")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("nonexistent").path
+        let file = folder.appendingPathComponent("file").path
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        for path in [missing, file] {
+            let outcome = try Self.runChild(
+                .cacheAndPrefetch, [], environment: ["TMPDIR": path], deadline: 20)
             #expect(outcome.status == 2)
             #expect(
-                outcome.errors.contains("t\\xFF.jsonl") && outcome.errors.contains("UTF-8"),
+                Self.lines(outcome.errors).count == 1 && outcome.errors.contains("TMPDIR"),
                 "\(outcome.errors)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+            #expect(!outcome.errors.contains("Error Domain"))
         }
-        // A TMPDIR that is missing or a file is refused in one line and never created.
-        do {
-            let folder = try StepFixtures.folder("tmpdir")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let missing = folder.appendingPathComponent("nonexistent").path
-            let file = folder.appendingPathComponent("file").path
-            try Data("x".utf8).write(to: URL(fileURLWithPath: file))
-            for path in [missing, file] {
-                let outcome = try Self.runChild(
-                    .cacheAndPrefetch, [], environment: ["TMPDIR": path], deadline: 20)
-                #expect(outcome.status == 2)
-                #expect(
-                    Self.lines(outcome.errors).count == 1 && outcome.errors.contains("TMPDIR"),
-                    "\(outcome.errors)")
-                #expect(!outcome.errors.contains("Error Domain"))
-            }
-            #expect(!FileManager.default.fileExists(atPath: missing))
-        }
+        #expect(!FileManager.default.fileExists(atPath: missing))
     }
 
     @Test(
@@ -315,72 +324,75 @@ extension ProcessTests {
     }
 
     @Test(
-        "A disk cache turned off or untrusted is said on standard error and in the report, and option errors take one line",
+        "A disk cache the app turned off is said on standard error and in the report",
         .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
-    func saidOnce() throws {
-        // A disk cache the app turned off is said on standard error and in the report.
-        do {
-            let folder = try StepFixtures.folder("cache-off")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let scenario = try StepFixtures.scenario(
-                "rows 30\ndisk full-after=0\nwait 2s\nrelaunch\nwait 2s\n", named: "full.scenario", in: folder
-            )
-            let outcome = try Self.runChild(.cacheAndPrefetch, ["--scenario", scenario])
-            #expect(outcome.status == 0)
-            #expect(Self.lines(outcome.errors).count == 1, "said once: \(outcome.errors)")
-            #expect(
-                outcome.errors.contains("turned its disk cache off") && outcome.errors.contains("disk full"))
-            #expect(outcome.output.contains("warning: the app turned its disk cache off"))
-            let json = try Self.runChild(.cacheAndPrefetch, ["--scenario", scenario, "--json"])
-            #expect(json.output.contains("\"notices\": [\"warning: the app turned its disk cache off"))
-        }
-        // --cache-dir without a usable private folder or key says its entries cannot be trusted across runs.
-        do {
-            let folder = try StepFixtures.folder("trust")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let cache = folder.appendingPathComponent("cache").path
-            let noHome = try Self.runChild(
-                .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
+    func diskCacheOffIsSaid() throws {
+        let folder = try StepFixtures.folder("cache-off")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = try StepFixtures.scenario(
+            "rows 30\ndisk full-after=0\nwait 2s\nrelaunch\nwait 2s\n", named: "full.scenario", in: folder
+        )
+        let outcome = try Self.runChild(.cacheAndPrefetch, ["--scenario", scenario])
+        #expect(outcome.status == 0)
+        #expect(Self.lines(outcome.errors).count == 1, "said once: \(outcome.errors)")
+        #expect(
+            outcome.errors.contains("turned its disk cache off") && outcome.errors.contains("disk full"))
+        #expect(outcome.output.contains("warning: the app turned its disk cache off"))
+        let json = try Self.runChild(.cacheAndPrefetch, ["--scenario", scenario, "--json"])
+        #expect(json.output.contains("\"notices\": [\"warning: the app turned its disk cache off"))
+    }
+
+    @Test(
+        "--cache-dir without a usable private folder or key says its entries cannot be trusted across runs",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func cacheDirWithoutKeySaysSo() throws {
+        let folder = try StepFixtures.folder("trust")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("cache").path
+        let noHome = try Self.runChild(
+            .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
+            environment: ["HOME": "", "XDG_CACHE_HOME": ""])
+        #expect(noHome.status == 0)
+        #expect(noHome.errors.contains("cannot be trusted across runs"), "\(noHome.errors)")
+        #expect(noHome.errors.contains("HOME"))
+        // A key that is a directory.
+        let xdg = folder.appendingPathComponent("xdg")
+        try FileManager.default.createDirectory(
+            at: xdg.appendingPathComponent("image-workbook/key"), withIntermediateDirectories: true)
+        let badKey = try Self.runChild(
+            .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
+            environment: ["XDG_CACHE_HOME": xdg.path])
+        #expect(badKey.status == 0)
+        #expect(
+            badKey.errors.contains("cannot be trusted across runs") && badKey.errors.contains("directory")
+        )
+        // Steps without a disk cache seal nothing, so they have nothing to warn about.
+        for step in [Step.naive, .background, .idleOnly] {
+            let plain = try Self.runChild(
+                step, ["--scenario", "reading", "--cache-dir", cache],
                 environment: ["HOME": "", "XDG_CACHE_HOME": ""])
-            #expect(noHome.status == 0)
-            #expect(noHome.errors.contains("cannot be trusted across runs"), "\(noHome.errors)")
-            #expect(noHome.errors.contains("HOME"))
-            // A key that is a directory.
-            let xdg = folder.appendingPathComponent("xdg")
-            try FileManager.default.createDirectory(
-                at: xdg.appendingPathComponent("image-workbook/key"), withIntermediateDirectories: true)
-            let badKey = try Self.runChild(
-                .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
-                environment: ["XDG_CACHE_HOME": xdg.path])
-            #expect(badKey.status == 0)
-            #expect(
-                badKey.errors.contains("cannot be trusted across runs") && badKey.errors.contains("directory")
-            )
-            // Steps without a disk cache seal nothing, so they have nothing to warn about.
-            for step in [Step.naive, .background, .idleOnly] {
-                let plain = try Self.runChild(
-                    step, ["--scenario", "reading", "--cache-dir", cache],
-                    environment: ["HOME": "", "XDG_CACHE_HOME": ""])
-                #expect(plain.status == 0)
-                #expect(!plain.errors.contains("cannot be trusted"), "\(step.rawValue): \(plain.errors)")
-            }
-            // With a good private folder nothing is said.
-            let good = try Self.runChild(
-                .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
-                environment: ["XDG_CACHE_HOME": folder.appendingPathComponent("fresh").path])
-            #expect(good.errors.isEmpty, "\(good.errors)")
+            #expect(plain.status == 0)
+            #expect(!plain.errors.contains("cannot be trusted"), "\(step.rawValue): \(plain.errors)")
         }
-        // Option errors take one line; step 5's --without typo lists only step 5's techniques.
-        do {
-            let typo = try Self.runChild(.concurrency, ["--without", "prefetchh"], deadline: 20)
-            #expect(typo.status == 2)
-            #expect(Self.lines(typo.errors).count == 1, "\(typo.errors)")
-            // Step 5's, which are step 4's, and none of another step's.
-            #expect(typo.errors.contains("one-load-per-url") && typo.errors.contains("extra-concurrency"))
-            #expect(!typo.errors.contains("decode-at-display-size"))
-            let unknown = try Self.runChild(["--sead", "7"], deadline: 20)
-            #expect(unknown.status == 2 && Self.lines(unknown.errors).count == 1, "\(unknown.errors)")
-        }
+        // With a good private folder nothing is said.
+        let good = try Self.runChild(
+            .cacheAndPrefetch, ["--scenario", "reading", "--cache-dir", cache],
+            environment: ["XDG_CACHE_HOME": folder.appendingPathComponent("fresh").path])
+        #expect(good.errors.isEmpty, "\(good.errors)")
+    }
+
+    @Test(
+        "Option errors take one line; step 5's --without typo lists only step 5's techniques",
+        .enabled(if: binaries != nil, "the step executables are not built next to the tests"))
+    func optionErrorsTakeOneLine() throws {
+        let typo = try Self.runChild(.concurrency, ["--without", "prefetchh"], deadline: 20)
+        #expect(typo.status == 2)
+        #expect(Self.lines(typo.errors).count == 1, "\(typo.errors)")
+        // Step 5's, which are step 4's, and none of another step's.
+        #expect(typo.errors.contains("one-load-per-url") && typo.errors.contains("extra-concurrency"))
+        #expect(!typo.errors.contains("decode-at-display-size"))
+        let unknown = try Self.runChild(["--sead", "7"], deadline: 20)
+        #expect(unknown.status == 2 && Self.lines(unknown.errors).count == 1, "\(unknown.errors)")
     }
 
     @Test(

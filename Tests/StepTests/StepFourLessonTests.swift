@@ -75,69 +75,64 @@ extension LessonTests {
         return again
     }
 
-    @Test(
-        "A poster that came whole is never fetched again, no URL twice, no wrong picture, memory bounded, and the fetch-again check catches a missing disk cache"
-    )
-    func stepFourLessons() throws {
-        // A poster that came whole is never fetched again, in the same launch or after a relaunch.
-        do {
-            for (name, run) in try Self.everyRun() {
-                #expect(run.metric("requests_started") > 0, "\(name)")
-                #expect(Self.fetchedAgain(run).isEmpty, "\(name): fetched again \(Self.fetchedAgain(run))")
-            }
+    @Test("A poster that came whole is never fetched again, in the same launch or after a relaunch")
+    func wholePosterNeverFetchedAgain() throws {
+        for (name, run) in try Self.everyRun() {
+            #expect(run.metric("requests_started") > 0, "\(name)")
+            #expect(Self.fetchedAgain(run).isEmpty, "\(name): fetched again \(Self.fetchedAgain(run))")
         }
-        // No URL downloads twice in a launch, no cell shows another row's poster, memory stays bounded.
-        do {
-            // The memory cache holds 5,000,000 bytes; a screen shows at most nine 180×270 posters.
-            let bound = Double(5_000_000 + 9 * 180 * 270 * 4)
-            for (name, run) in try Self.everyRun() {
-                // On flaky a corrupt body arrives whole and is downloaded again: no client could show it.
-                if name != "flaky" { #expect(run.metric("duplicate_downloads") == 0, "\(name)") }
-                #expect(run.metric("wrong_image_events") == 0, "\(name)")
-                #expect(run.metric("peak_image_memory_bytes") <= bound, "\(name)")
-            }
+    }
+
+    @Test("No URL downloads twice in a launch, no cell shows another row's poster, memory stays bounded")
+    func noDuplicateNoWrongImageBoundedMemory() throws {
+        // The memory cache holds 5,000,000 bytes; a screen shows at most nine 180×270 posters.
+        let bound = Double(5_000_000 + 9 * 180 * 270 * 4)
+        for (name, run) in try Self.everyRun() {
+            // On flaky a corrupt body arrives whole and is downloaded again: no client could show it.
+            if name != "flaky" { #expect(run.metric("duplicate_downloads") == 0, "\(name)") }
+            #expect(run.metric("wrong_image_events") == 0, "\(name)")
+            #expect(run.metric("peak_image_memory_bytes") <= bound, "\(name)")
         }
-        // The fetch-again check catches a step with no disk cache.
-        do {
-            let text = Self.revisitScenario(seed: Self.revisitSeeds[0])
-            let run = try Self.run(
-                .cacheAndPrefetch, text: text, named: "no-disk", options: ["--without", "disk-cache"])
-            #expect(!Self.fetchedAgain(run).isEmpty)
+    }
+
+    @Test("The fetch-again check catches a step with no disk cache")
+    func fetchAgainCheckCatchesNoDiskCache() throws {
+        let text = Self.revisitScenario(seed: Self.revisitSeeds[0])
+        let run = try Self.run(
+            .cacheAndPrefetch, text: text, named: "no-disk", options: ["--without", "disk-cache"])
+        #expect(!Self.fetchedAgain(run).isEmpty)
+    }
+
+    @Test("Where rows are revisited, step 4 makes fewer requests and downloads fewer bytes than step 3")
+    func revisitsCostFewerRequests() throws {
+        for seed in Self.revisitSeeds {
+            let text = Self.revisitScenario(seed: seed)
+            let cached = try Self.run(.cacheAndPrefetch, text: text, named: "revisit-\(seed)")
+            let idleOnly = try Self.run(.idleOnly, text: text, named: "revisit-\(seed)")
+            #expect(cached.metric("requests_started") < idleOnly.metric("requests_started"), "\(seed)")
+            #expect(cached.metric("bytes_downloaded") < idleOnly.metric("bytes_downloaded"), "\(seed)")
         }
     }
 
     @Test(
-        "Where rows are revisited, step 4 makes fewer requests, downloads fewer bytes and decodes fewer posters than step 3"
+        "Where rows are revisited, step 4 without its guesses decodes no more posters than step 3, and fewer in all"
     )
-    func revisits() throws {
-        // Where rows are revisited, step 4 makes fewer requests and downloads fewer bytes than step 3.
-        do {
-            for seed in Self.revisitSeeds {
-                let text = Self.revisitScenario(seed: seed)
-                let cached = try Self.run(.cacheAndPrefetch, text: text, named: "revisit-\(seed)")
-                let idleOnly = try Self.run(.idleOnly, text: text, named: "revisit-\(seed)")
-                #expect(cached.metric("requests_started") < idleOnly.metric("requests_started"), "\(seed)")
-                #expect(cached.metric("bytes_downloaded") < idleOnly.metric("bytes_downloaded"), "\(seed)")
-            }
+    func revisitsDecodeNoMore() throws {
+        // Step 3 keeps every poster it showed, unbounded, so within a launch it never decodes one twice
+        // either; step 4 saves the decodes of rows that share a poster, and those its memory cache holds.
+        var cachedTotal = 0.0
+        var idleOnlyTotal = 0.0
+        for seed in Self.revisitSeeds {
+            let text = Self.revisitScenario(seed: seed)
+            let cached = try Self.run(
+                .cacheAndPrefetch, text: text, named: "revisit-\(seed)",
+                options: ["--without", "prefetch"])
+            let idleOnly = try Self.run(.idleOnly, text: text, named: "revisit-\(seed)")
+            #expect(cached.metric("decodes") <= idleOnly.metric("decodes"), "seed \(seed)")
+            cachedTotal += cached.metric("decodes")
+            idleOnlyTotal += idleOnly.metric("decodes")
         }
-        // Where rows are revisited, step 4 without its guesses decodes no more posters than step 3, and fewer in all.
-        do {
-            // Step 3 keeps every poster it showed, unbounded, so within a launch it never decodes one twice
-            // either; step 4 saves the decodes of rows that share a poster, and those its memory cache holds.
-            var cachedTotal = 0.0
-            var idleOnlyTotal = 0.0
-            for seed in Self.revisitSeeds {
-                let text = Self.revisitScenario(seed: seed)
-                let cached = try Self.run(
-                    .cacheAndPrefetch, text: text, named: "revisit-\(seed)",
-                    options: ["--without", "prefetch"])
-                let idleOnly = try Self.run(.idleOnly, text: text, named: "revisit-\(seed)")
-                #expect(cached.metric("decodes") <= idleOnly.metric("decodes"), "seed \(seed)")
-                cachedTotal += cached.metric("decodes")
-                idleOnlyTotal += idleOnly.metric("decodes")
-            }
-            #expect(cachedTotal < idleOnlyTotal)
-        }
+        #expect(cachedTotal < idleOnlyTotal)
     }
 
 }

@@ -57,183 +57,186 @@ extension WorldTests {
     static let posterB = "http://posters.test/p/a-poster-with-a-longer-name.png"
 
     @Test(
-        "The network shares its link, limits connections per host, stops cancellable transfers, pays blocking ones in full, and answers 404 and invalid URLs"
+        "Transfers share the link: one takes the latency plus its bytes over the bandwidth, two equal ones finish together twice as slow, of two unequal ones the larger gets the whole link once the smaller ends"
     )
-    func network() throws {
-        // Transfers share the link: one takes the latency plus its bytes over the bandwidth, two equal ones finish together twice as slow, of two unequal ones the larger gets the whole link once the smaller ends.
+    func transfersShareTheLink() throws {
+        // One transfer takes the latency plus its bytes over the bandwidth.
         do {
-            // One transfer takes the latency plus its bytes over the bandwidth.
-            do {
-                let (result, fetches) = try fetchTogether([Self.posterA], bandwidth: 200_000)
-                let fetch = try #require(fetches.first)
-                #expect(fetch.size > 1_000)
-                let expected = 100_000 + bodyTime(fetch.size, 200_000)
-                #expect(abs(Double(fetch.end - fetch.start) - expected) <= 2)
-                #expect(result.metrics.bytesDownloaded == fetch.size)
-                #expect(result.metrics.requestsStarted == 1 && result.metrics.requestsCompleted == 1)
-            }
-            // Two equal transfers started together share the link and finish together, twice as slow.
-            do {
-                let (_, single) = try fetchTogether([Self.posterA], bandwidth: 200_000)
-                let (result, pair) = try fetchTogether([Self.posterA, Self.posterA], bandwidth: 200_000)
-                let one = try #require(single.first)
-                try #require(pair.count == 2)
-                #expect(pair[0].start == pair[1].start)
-                #expect(pair.allSatisfy { $0.size == one.size })
-                #expect(abs(pair[0].end - pair[1].end) <= 1)
-                // Body time doubles: each gets half the link for the whole body.
-                let singleBody = Double(one.end - one.start) - 100_000
-                let pairBody = Double(pair[0].end - pair[0].start) - 100_000
-                #expect(abs(pairBody - 2 * singleBody) <= 3)
-                #expect(abs(pairBody - 2 * bodyTime(one.size, 200_000)) <= 3)
-                #expect(result.metrics.bytesDownloaded == 2 * one.size)
-            }
-            // Unequal transfers: the smaller ends at half speed, then the larger gets the whole link.
-            do {
-                let (_, pair) = try fetchTogether([Self.posterA, Self.posterB], bandwidth: 200_000)
-                try #require(pair.count == 2)
-                let sizes = pair.map(\.size).sorted()
-                try #require(sizes[0] != sizes[1])
-                let start = Double(pair[0].start)
-                let ends = pair.map { Double($0.end) }.sorted()
-                // Until the smaller is done both get half: 2·small/bw; the rest of the larger at full speed.
-                let firstEnd = start + 100_000 + 2 * bodyTime(sizes[0], 200_000)
-                let secondEnd = start + 100_000 + bodyTime(sizes[0] + sizes[1], 200_000)
-                #expect(abs(ends[0] - firstEnd) <= 3)
-                #expect(abs(ends[1] - secondEnd) <= 3)
+            let (result, fetches) = try fetchTogether([Self.posterA], bandwidth: 200_000)
+            let fetch = try #require(fetches.first)
+            #expect(fetch.size > 1_000)
+            let expected = 100_000 + bodyTime(fetch.size, 200_000)
+            #expect(abs(Double(fetch.end - fetch.start) - expected) <= 2)
+            #expect(result.metrics.bytesDownloaded == fetch.size)
+            #expect(result.metrics.requestsStarted == 1 && result.metrics.requestsCompleted == 1)
+        }
+        // Two equal transfers started together share the link and finish together, twice as slow.
+        do {
+            let (_, single) = try fetchTogether([Self.posterA], bandwidth: 200_000)
+            let (result, pair) = try fetchTogether([Self.posterA, Self.posterA], bandwidth: 200_000)
+            let one = try #require(single.first)
+            try #require(pair.count == 2)
+            #expect(pair[0].start == pair[1].start)
+            #expect(pair.allSatisfy { $0.size == one.size })
+            #expect(abs(pair[0].end - pair[1].end) <= 1)
+            // Body time doubles: each gets half the link for the whole body.
+            let singleBody = Double(one.end - one.start) - 100_000
+            let pairBody = Double(pair[0].end - pair[0].start) - 100_000
+            #expect(abs(pairBody - 2 * singleBody) <= 3)
+            #expect(abs(pairBody - 2 * bodyTime(one.size, 200_000)) <= 3)
+            #expect(result.metrics.bytesDownloaded == 2 * one.size)
+        }
+        // Unequal transfers: the smaller ends at half speed, then the larger gets the whole link.
+        do {
+            let (_, pair) = try fetchTogether([Self.posterA, Self.posterB], bandwidth: 200_000)
+            try #require(pair.count == 2)
+            let sizes = pair.map(\.size).sorted()
+            try #require(sizes[0] != sizes[1])
+            let start = Double(pair[0].start)
+            let ends = pair.map { Double($0.end) }.sorted()
+            // Until the smaller is done both get half: 2·small/bw; the rest of the larger at full speed.
+            let firstEnd = start + 100_000 + 2 * bodyTime(sizes[0], 200_000)
+            let secondEnd = start + 100_000 + bodyTime(sizes[0] + sizes[1], 200_000)
+            #expect(abs(ends[0] - firstEnd) <= 3)
+            #expect(abs(ends[1] - secondEnd) <= 3)
+        }
+    }
+
+    @Test(
+        "With one connection per host, two requests to that host run one after the other, while requests to two hosts still overlap"
+    )
+    func oneConnectionPerHost() throws {
+        // With one connection per host, two requests to that host run one after the other.
+        do {
+            let (result, pair) = try fetchTogether(
+                [Self.posterA, Self.posterB], bandwidth: 200_000, connections: 1)
+            try #require(pair.count == 2)
+            #expect(pair[0].start == pair[1].start)
+            let (first, second) = pair[0].end <= pair[1].end ? (pair[0], pair[1]) : (pair[1], pair[0])
+            let start = Double(first.start)
+            // Each pays the full latency and has the link to itself.
+            let firstEnd = start + 100_000 + bodyTime(first.size, 200_000)
+            let secondEnd = firstEnd + 100_000 + bodyTime(second.size, 200_000)
+            #expect(abs(Double(first.end) - firstEnd) <= 2)
+            #expect(abs(Double(second.end) - secondEnd) <= 3)
+            // The second request starts (in the trace) when asked, but waits for the slot.
+            #expect(result.events("request_start").count == 2)
+        }
+        // With one connection per host, requests to two hosts still overlap.
+        do {
+            let (_, pair) = try fetchTogether(
+                [Self.posterA, "http://other.test/p/a.png"], bandwidth: 200_000, connections: 1)
+            try #require(pair.count == 2)
+            // Shared link: both end by latency + (both bodies)/bw, far earlier than two latencies in a row would.
+            let start = Double(pair[0].start)
+            let bothBodies = bodyTime(pair[0].size + pair[1].size, 200_000)
+            for fetch in pair {
+                #expect(Double(fetch.end) <= start + 100_000 + bothBodies + 3)
             }
         }
-        // With one connection per host, two requests to that host run one after the other, while requests to two hosts still overlap.
-        do {
-            // With one connection per host, two requests to that host run one after the other.
-            do {
-                let (result, pair) = try fetchTogether(
-                    [Self.posterA, Self.posterB], bandwidth: 200_000, connections: 1)
-                try #require(pair.count == 2)
-                #expect(pair[0].start == pair[1].start)
-                let (first, second) = pair[0].end <= pair[1].end ? (pair[0], pair[1]) : (pair[1], pair[0])
-                let start = Double(first.start)
-                // Each pays the full latency and has the link to itself.
-                let firstEnd = start + 100_000 + bodyTime(first.size, 200_000)
-                let secondEnd = firstEnd + 100_000 + bodyTime(second.size, 200_000)
-                #expect(abs(Double(first.end) - firstEnd) <= 2)
-                #expect(abs(Double(second.end) - secondEnd) <= 3)
-                // The second request starts (in the trace) when asked, but waits for the slot.
-                #expect(result.events("request_start").count == 2)
-            }
-            // With one connection per host, requests to two hosts still overlap.
-            do {
-                let (_, pair) = try fetchTogether(
-                    [Self.posterA, "http://other.test/p/a.png"], bandwidth: 200_000, connections: 1)
-                try #require(pair.count == 2)
-                // Shared link: both end by latency + (both bodies)/bw, far earlier than two latencies in a row would.
-                let start = Double(pair[0].start)
-                let bothBodies = bodyTime(pair[0].size + pair[1].size, 200_000)
-                for fetch in pair {
-                    #expect(Double(fetch.end) <= start + 100_000 + bothBodies + 3)
-                }
-            }
-        }
-        // Cancelling a cancellable transfer mid-body stops its bytes at once.
-        do {
-            let (blocking, blockingLog) = try cancelMidBody(cancellable: false)
-            let (result, log) = try cancelMidBody(cancellable: true)
-            let size = try #require(blockingLog.first("data")).value
-            let start = try #require(log.first("start")).time
-            let cancel = try #require(log.first("cancel")).time
-            let stopped = try #require(log.first("cancelled"))
-            #expect(log.first("data") == nil)
-            #expect(log.first("sees cancel") != nil)
-            // The thread wakes the moment the operation is cancelled.
-            #expect(stopped.time == cancel)
-            // Bytes that flowed: from the end of the latency to the cancel, at 100 KB/s.
-            let flowed = Double(cancel - start - 100_000) * 100_000 / 1_000_000
-            #expect(flowed > 1_000)
-            #expect(abs(Double(result.metrics.bytesDownloaded) - flowed) <= 2)
-            #expect(Double(result.metrics.bytesDownloaded) < size / 2)
-            let event = try #require(result.events("request_cancel").first)
-            #expect(event.number("bytes") == result.metrics.bytesDownloaded)
-            #expect(event.time == cancel)
-            #expect(result.metrics.requestsCancelled == 1)
-            #expect(result.metrics.operationsCancelled == 1)
-            #expect(result.metrics.bytesWasted == result.metrics.bytesDownloaded)
-            #expect(result.events("request_end").isEmpty)
-            _ = blocking
-        }
-        // The blocking download in a cancelled operation still moves every byte.
-        do {
-            let (result, log) = try cancelMidBody(cancellable: false)
-            let start = try #require(log.first("start")).time
-            let cancel = try #require(log.first("cancel")).time
-            let data = try #require(log.first("data"))
-            let size = Int(data.value)
-            #expect(size > 1_000)
-            #expect(cancel < data.time)
-            // It ends when the whole body has arrived, as if nobody had cancelled, and then sees the cancel.
-            #expect(abs(Double(data.time - start) - (100_000 + bodyTime(size, 100_000))) <= 2)
-            #expect(log.first("sees cancel") != nil)
-            #expect(result.metrics.bytesDownloaded == size)
-            #expect(result.metrics.requestsCancelled == 0)
-            #expect(result.metrics.requestsCompleted == 1)
-            #expect(result.metrics.operationsCancelled == 1)
-            #expect(result.events("request_cancel").isEmpty)
-        }
-        // A removed poster answers 404 and an invalid URL fails at once with no traffic.
-        do {
-            let log = Log()
-            let removed = "http://posters.test/removed/gone.png"
-            let result = try play(testScenario("errors", rows: 10, rtt: 100_000, bandwidth: 100_000)) {
-                let app = ScriptApp(log: log)
-                app.onLoad = { _ in
-                    let queue = OperationQueue()
-                    queue.maxConcurrentOperationCount = 1
-                    var operation: Operation!
-                    operation = BlockOperation.simulator {
-                        do throws(NetworkError) {
-                            _ = try Network.shared.data(
-                                from: URL(string: removed)!, cancellingWith: operation)
-                            log.note("404 succeeded")
-                        } catch {
-                            log.note(error == .status(404) ? "404" : "404 wrong error \(error)")
-                        }
-                        let blocking = Network.shared.data(contentsOf: URL(string: removed)!)
-                        log.note(blocking == nil ? "404 nil" : "404 data")
-                        log.note("invalid start")
-                        do throws(NetworkError) {
-                            _ = try Network.shared.data(
-                                from: URL(string: "NO URL")!, cancellingWith: operation)
-                            log.note("invalid succeeded")
-                        } catch {
-                            log.note(error == .invalidURL ? "invalid" : "invalid wrong error \(error)")
-                        }
-                        let ftp = Network.shared.data(contentsOf: URL(string: "ftp://posters.test/p/a.png")!)
-                        log.note(ftp == nil ? "ftp nil" : "ftp data")
+    }
+
+    @Test("Cancelling a cancellable transfer mid-body stops its bytes at once")
+    func cancellingStopsBytes() throws {
+        let (blocking, blockingLog) = try cancelMidBody(cancellable: false)
+        let (result, log) = try cancelMidBody(cancellable: true)
+        let size = try #require(blockingLog.first("data")).value
+        let start = try #require(log.first("start")).time
+        let cancel = try #require(log.first("cancel")).time
+        let stopped = try #require(log.first("cancelled"))
+        #expect(log.first("data") == nil)
+        #expect(log.first("sees cancel") != nil)
+        // The thread wakes the moment the operation is cancelled.
+        #expect(stopped.time == cancel)
+        // Bytes that flowed: from the end of the latency to the cancel, at 100 KB/s.
+        let flowed = Double(cancel - start - 100_000) * 100_000 / 1_000_000
+        #expect(flowed > 1_000)
+        #expect(abs(Double(result.metrics.bytesDownloaded) - flowed) <= 2)
+        #expect(Double(result.metrics.bytesDownloaded) < size / 2)
+        let event = try #require(result.events("request_cancel").first)
+        #expect(event.number("bytes") == result.metrics.bytesDownloaded)
+        #expect(event.time == cancel)
+        #expect(result.metrics.requestsCancelled == 1)
+        #expect(result.metrics.operationsCancelled == 1)
+        #expect(result.metrics.bytesWasted == result.metrics.bytesDownloaded)
+        #expect(result.events("request_end").isEmpty)
+        _ = blocking
+    }
+
+    @Test("The blocking download in a cancelled operation still moves every byte")
+    func blockingDownloadMovesEveryByte() throws {
+        let (result, log) = try cancelMidBody(cancellable: false)
+        let start = try #require(log.first("start")).time
+        let cancel = try #require(log.first("cancel")).time
+        let data = try #require(log.first("data"))
+        let size = Int(data.value)
+        #expect(size > 1_000)
+        #expect(cancel < data.time)
+        // It ends when the whole body has arrived, as if nobody had cancelled, and then sees the cancel.
+        #expect(abs(Double(data.time - start) - (100_000 + bodyTime(size, 100_000))) <= 2)
+        #expect(log.first("sees cancel") != nil)
+        #expect(result.metrics.bytesDownloaded == size)
+        #expect(result.metrics.requestsCancelled == 0)
+        #expect(result.metrics.requestsCompleted == 1)
+        #expect(result.metrics.operationsCancelled == 1)
+        #expect(result.events("request_cancel").isEmpty)
+    }
+
+    @Test("A removed poster answers 404 and an invalid URL fails at once with no traffic")
+    func removedPosterAndInvalidURL() throws {
+        let log = Log()
+        let removed = "http://posters.test/removed/gone.png"
+        let result = try play(testScenario("errors", rows: 10, rtt: 100_000, bandwidth: 100_000)) {
+            let app = ScriptApp(log: log)
+            app.onLoad = { _ in
+                let queue = OperationQueue()
+                queue.maxConcurrentOperationCount = 1
+                var operation: Operation!
+                operation = BlockOperation.simulator {
+                    do throws(NetworkError) {
+                        _ = try Network.shared.data(
+                            from: URL(string: removed)!, cancellingWith: operation)
+                        log.note("404 succeeded")
+                    } catch {
+                        log.note(error == .status(404) ? "404" : "404 wrong error \(error)")
                     }
-                    queue.addOperation(operation)
+                    let blocking = Network.shared.data(contentsOf: URL(string: removed)!)
+                    log.note(blocking == nil ? "404 nil" : "404 data")
+                    log.note("invalid start")
+                    do throws(NetworkError) {
+                        _ = try Network.shared.data(
+                            from: URL(string: "NO URL")!, cancellingWith: operation)
+                        log.note("invalid succeeded")
+                    } catch {
+                        log.note(error == .invalidURL ? "invalid" : "invalid wrong error \(error)")
+                    }
+                    let ftp = Network.shared.data(contentsOf: URL(string: "ftp://posters.test/p/a.png")!)
+                    log.note(ftp == nil ? "ftp nil" : "ftp data")
                 }
-                return app
+                queue.addOperation(operation)
             }
-            for text in ["404", "404 nil", "invalid", "ftp nil"] {
-                #expect(log.first(text) != nil, "\(text)")
-            }
-            let ends = result.events("request_end")
-            try #require(ends.count == 4)
-            // Two 404s, each with the server's short page as the body.
-            #expect(ends[0].number("status") == 404 && ends[1].number("status") == 404)
-            let pageBytes = try #require(ends[0].number("bytes"))
-            #expect(pageBytes > 0 && pageBytes < 1_000)
-            // The invalid URLs: no status, no bytes, no time spent.
-            let invalidStart = try #require(log.first("invalid start")).time
-            #expect(try #require(log.first("invalid")).time == invalidStart)
-            for end in ends[2...] {
-                #expect(end.number("status") == 0)
-                #expect(end.number("bytes") == 0)
-                #expect(end.time == invalidStart)
-            }
-            #expect(result.metrics.requestsFailed == 4)
-            #expect(result.metrics.requestsCompleted == 0)
-            #expect(result.metrics.bytesDownloaded == 2 * Int(pageBytes))
+            return app
         }
+        for text in ["404", "404 nil", "invalid", "ftp nil"] {
+            #expect(log.first(text) != nil, "\(text)")
+        }
+        let ends = result.events("request_end")
+        try #require(ends.count == 4)
+        // Two 404s, each with the server's short page as the body.
+        #expect(ends[0].number("status") == 404 && ends[1].number("status") == 404)
+        let pageBytes = try #require(ends[0].number("bytes"))
+        #expect(pageBytes > 0 && pageBytes < 1_000)
+        // The invalid URLs: no status, no bytes, no time spent.
+        let invalidStart = try #require(log.first("invalid start")).time
+        #expect(try #require(log.first("invalid")).time == invalidStart)
+        for end in ends[2...] {
+            #expect(end.number("status") == 0)
+            #expect(end.number("bytes") == 0)
+            #expect(end.time == invalidStart)
+        }
+        #expect(result.metrics.requestsFailed == 4)
+        #expect(result.metrics.requestsCompleted == 0)
+        #expect(result.metrics.bytesDownloaded == 2 * Int(pageBytes))
     }
 
     /// Downloads poster A on a worker, cancelling its operation from the main thread 150 ms after launch
