@@ -88,7 +88,10 @@ final class LiveRun {
                 let fault = faults.fault(url: url, attempt: attempt, seed: seed)
                 return Self.answer(url, fault: fault, seed: seed)
             })
-        LiveSession.use(timeout: Double(scenario.network.timeoutMicroseconds) / 1e6)
+        let catalogHosts = Set(catalogURLs.values.compactMap { URL(string: $0)?.host })
+        LiveSession.use(
+            timeout: Double(scenario.network.timeoutMicroseconds) / 1e6,
+            connections: scenario.network.connectionsPerHost * max(1, catalogHosts.count))
         setenv("http_proxy", LiveServer.proxy(port: server.port, secret: secret), 1)
         unsetenv("no_proxy")
         unsetenv("NO_PROXY")
