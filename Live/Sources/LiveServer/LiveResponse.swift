@@ -70,4 +70,8 @@ public struct LiveRequestRecord: Sendable, Equatable {
     /// The body bytes that left the server.
     public let bodyBytesSent: Int
     public let outcome: Outcome
+    /// When the request's head had arrived.
+    public let arrived: ContinuousClock.Instant
+    /// When the server was done with the request.
+    public let ended: ContinuousClock.Instant
 }

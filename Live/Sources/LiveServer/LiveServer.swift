@@ -191,6 +191,7 @@ public final class LiveServer: Sendable {
             refuse(connection, status: 405)
             return
         }
+        let arrived = ContinuousClock.now
         let (sequence, attempt) = state.withLock { state in
             defer {
                 state.nextSequence += 1
@@ -204,7 +205,8 @@ public final class LiveServer: Sendable {
         defer {
             let entry = LiveRequestRecord(
                 sequence: sequence, url: request.url, attempt: attempt, status: record.status,
-                rangeStart: request.range?.first, bodyBytesSent: record.sent, outcome: record.outcome)
+                rangeStart: request.range?.first, bodyBytesSent: record.sent, outcome: record.outcome,
+                arrived: arrived, ended: .now)
             state.withLock { $0.log.append(entry) }
         }
         // The answer is known before the wait: a request held unanswered, or whose latency is past the
@@ -291,7 +293,7 @@ public final class LiveServer: Sendable {
         _ = Socket.send(connection, Array(answer.utf8)[...])
         let entry = LiveRequestRecord(
             sequence: sequence, url: "", attempt: 0, status: status, rangeStart: nil, bodyBytesSent: 0,
-            outcome: .refused)
+            outcome: .refused, arrived: .now, ended: .now)
         state.withLock { $0.log.append(entry) }
     }
 

@@ -7,7 +7,8 @@ import LiveServer
 /// the last of them,
 /// whether every visible row showed its final content on the last frame, and how many logged requests drew
 /// each of the scenario's faults (null when it has none); and `server_log`, every request the server logged
-/// with its catalog URL, attempt, status, body bytes sent, how it ended and the fault it drew. A
+/// with its catalog URL, attempt, status, body bytes sent, how it ended, the fault it drew, and when (in
+/// milliseconds of the run's clock) its head arrived and the server was done with it. A
 /// row's title is its movie's name, as the simulator's is, whatever the cell's label says.
 extension LiveReport {
     /// How a logged request ended, in the report.
@@ -21,6 +22,11 @@ extension LiveReport {
         case .heldUnanswered: "held_unanswered"
         case .abandoned: "abandoned"
         }
+    }
+
+    /// Run microseconds as milliseconds with one decimal.
+    private static func milliseconds(_ microseconds: Int64) -> String {
+        String(format: "%.1f", Double(microseconds) / 1000)
     }
 
     var json: String {
@@ -45,6 +51,8 @@ extension LiveReport {
                 ("body_bytes", String(record.bodyBytesSent)),
                 ("outcome", JSONText.string(Self.name(record.outcome))),
                 ("fault", drawnFault(record).map { JSONText.string($0.name) } ?? "null"),
+                ("arrived_ms", Self.milliseconds(clock.microseconds(at: record.arrived))),
+                ("ended_ms", Self.milliseconds(clock.microseconds(at: record.ended))),
             ])
         }
         let movies = Phone.current.movies

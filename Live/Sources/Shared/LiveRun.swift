@@ -304,7 +304,7 @@ final class LiveRun {
         let log = Array(server.log(count: started, within: .seconds(10)).prefix(started))
         return LiveReport(
             step: step, scenario: scenario.name, seed: seed, wallMicroseconds: wall, frames: frames,
-            requestsStarted: started, serverLog: log, stretches: MainThreadWork.stretches,
+            requestsStarted: started, serverLog: log, clock: clock, stretches: MainThreadWork.stretches,
             lateFrames: lateFrames, scrollIntervals: scrollIntervals, screen: finalScreen(),
             judged: LiveJudge.finish(at: wall),
             tallies: Dictionary(

@@ -7,7 +7,12 @@ struct RunClock: Sendable {
     private let start = ContinuousClock.now
 
     /// Microseconds since the run began.
-    var now: Int64 { PhoneClock.microseconds(start.duration(to: .now)) }
+    var now: Int64 { microseconds(at: .now) }
+
+    /// Microseconds from the run's beginning to `instant` (negative before it).
+    func microseconds(at instant: ContinuousClock.Instant) -> Int64 {
+        PhoneClock.microseconds(start.duration(to: instant))
+    }
 
     /// The moment `microseconds` after the run began, as a `Date` for `RunLoop.run(mode:before:)`.
     func date(at microseconds: Int64) -> Date {
