@@ -243,6 +243,7 @@ final class LiveRun {
             } else {
                 quiet = nil
             }
+            let idleSince = MainThreadWork.lastEnd
             let restedAt: Bool = MainThreadWork.measure {
                 while let event = systemEvents.first, event.time <= begin {
                     systemEvents.removeFirst()
@@ -256,7 +257,7 @@ final class LiveRun {
                 }
                 // A launch's first layout is presented before any touch is taken in, as UIKit commits it at
                 // the end of the run loop turn that launched the app.
-                let rested = launchPresented ? deliverTouches(now: begin) : false
+                let rested = launchPresented ? deliverTouches(now: begin, idleSince: idleSince) : false
                 launchPresented = true
                 app?.tableView.layoutIfNeeded()
                 return rested
@@ -336,7 +337,10 @@ final class LiveRun {
 
     /// Delivers every touch that arrived up to `now`, in order, as UIKit does when the main thread comes
     /// back to its run loop, moving the table and telling its delegate; true when a gesture came to rest.
-    private func deliverTouches(now: Int64) -> Bool {
+    /// A touch-down that landed after `idleSince`, while the main thread waited for this frame, comes
+    /// after a gesture that ends in this pass at the next frame, as the simulator takes it: the table that
+    /// came to rest is on screen for a frame first, and the work the stop started gets going.
+    private func deliverTouches(now: Int64, idleSince: Int64) -> Bool {
         guard let app else { return false }
         let table = app.tableView
         var rested = false
@@ -364,6 +368,7 @@ final class LiveRun {
                     nextGesture += 1
                     gestureBegun = false
                     rested = true
+                    if nextTouchLanded(since: idleSince) { break }
                     continue
                 }
             }
@@ -377,8 +382,14 @@ final class LiveRun {
             nextGesture += 1
             gestureBegun = false
             rested = true
+            if nextTouchLanded(since: idleSince) { break }
         }
         return rested
+    }
+
+    /// Whether the next gesture's finger landed at or after `time`.
+    private func nextTouchLanded(since time: Int64) -> Bool {
+        nextGesture < timeline.gestures.count && timeline.gestures[nextGesture].start >= time
     }
 
     /// The rows on screen at the end and what each shows.
