@@ -98,7 +98,7 @@ final class LiveRun {
         let stops = Self.postersAtStops(timeline, movies: movies, screen: screen)
         LiveDrawing.say(
             "making the posters of the \(stops.count) rows the scenario stops on, warming threads…")
-        Self.prepare(posters: stops, poolWidth: 6)
+        Self.prepare(posters: stops, poolWidth: Self.poolWidth)
     }
 
     /// The posters of the rows on screen at every stop of the scenario and the two rows past each screen,
@@ -152,6 +152,9 @@ final class LiveRun {
             connectionsPerHost: network.connectionsPerHost,
             timeout: .microseconds(network.timeoutMicroseconds) + heldGrace)
     }
+
+    /// How many of the dispatch pool's threads a run keeps ready for the app's queues.
+    static let poolWidth = 6
 
     /// How much longer than the scenario's timeout the server holds a request it leaves unanswered.
     static let heldGrace = Duration.milliseconds(500)
@@ -216,6 +219,8 @@ final class LiveRun {
         var systemEvents = timeline.systemEvents[...]
         let limit = timeline.endTime + settleAllowance
         let watchdog = CutWatchdog(step: step, server: server, after: limit - clock.now)
+        let keeper = PoolKeeper(width: Self.poolWidth)
+        defer { keeper.stop() }
         launch(at: 0)
         var due: Int64 = 0
         var cut = false
@@ -409,6 +414,31 @@ final class LiveRun {
                 title: cell.textLabel.text ?? "")
         }
     }
+}
+
+/// Keeps the dispatch pool's threads alive through a run: Linux's pool lets a thread go after about five
+/// seconds without work and adds one back only about once a second, so after every pause longer than
+/// that the app's queues would again wait for threads an iPhone has at once. Every `period` seconds,
+/// `width` blocks on the pool meet for a moment (at most `meeting` seconds), so that many threads have
+/// just had work.
+private final class PoolKeeper: Sendable {
+    private let stopped = Mutex(false)
+
+    init(width: Int, period: TimeInterval = 2, meeting: TimeInterval = 0.02) {
+        Thread.detachNewThread { [self] in
+            while !stopped.withLock({ $0 }) {
+                Thread.sleep(forTimeInterval: period)
+                let warmup = PoolWarmup()
+                let deadline = Date(timeIntervalSinceNow: meeting)
+                for _ in 0..<width {
+                    DispatchQueue.global().async { warmup.arrive(waitingFor: width, until: deadline) }
+                }
+            }
+        }
+    }
+
+    /// Ends the keeping, within `period`.
+    func stop() { stopped.withLock { $0 = true } }
 }
 
 /// The posters handed out to the warming threads, and how many of them are waiting together.

@@ -131,6 +131,33 @@ struct LiveStepTests {
         #expect(atStopsBetween.count >= 2, "\(run.text)")
     }
 
+    /// A pause longer than Linux's dispatch pool keeps an idle thread, then a fling: at its stop step 4's
+    /// download queue, five wide, starts five downloads at once, as the simulator does.
+    static let pauseScenario = """
+        rows 40
+        seed 7
+        network rtt=100ms jitter=20ms bandwidth=2000KB/s connections=6
+        screen height=667 row=88 refresh=60
+        wait 7s
+        fling to row 25
+        wait 1.5s
+        """
+
+    @Test(
+        "Live, after a long pause step 4's queue starts its five downloads at once, with no wait for pool threads"
+    )
+    func pausedPoolStartsAtOnce() throws {
+        let run = try LiveStepRun(step: "Step4CacheAndPrefetch", scenario: Self.pauseScenario)
+        let log = try #require(run.report["server_log"] as? [[String: Any]], "\(run.text)")
+        let arrivals = log.compactMap { ($0["arrived_ms"] as? NSNumber)?.doubleValue }.filter { $0 > 7000 }
+            .sorted()
+        try #require(arrivals.count >= 5, "\(run.text)")
+        // The pool adds a thread about once a second: five at once arrive within a small part of that.
+        #expect(
+            arrivals[4] - arrivals[0] < 300, "the stop's first five requests arrived at \(arrivals.prefix(5))"
+        )
+    }
+
     /// Step 1 keeps a poster only in a cell: at most the rows a 667-point screen of 88-point rows shows (9,
     /// counting the two it cuts), and the decoded and filtered poster it is making. So the judge, which
     /// looks at every poster shown, must not keep one alive either.
