@@ -5,7 +5,8 @@ import LiveServer
 /// the simulator computes (`virtual_ms`, `oracle`, `limit`), and a `live` object: wall-clock seconds,
 /// frames, the server's log count, the relaunches, the requests started and the posters downloaded after
 /// the last of them,
-/// whether every visible row showed its final content on the last frame, and how many logged requests drew
+/// whether every visible row showed its final content on the last frame, each stop's wait in the order the
+/// stops ended (`stop_waits_ms`), and how many logged requests drew
 /// each of the scenario's faults (null when it has none); and `server_log`, every request the server logged
 /// with its catalog URL, attempt, status, body bytes sent, how it ended, the fault it drew, and when (in
 /// milliseconds of the run's clock) its head arrived and the server was done with it. A
@@ -38,6 +39,10 @@ extension LiveReport {
             ("requests_started_after_last_relaunch", String(requestsAfterLastRelaunch)),
             ("posters_downloaded_after_last_relaunch", String(postersDownloadedAfterLastRelaunch)),
             ("visible_rows_final_at_end", judged.finalAtEnd ? "true" : "false"),
+            (
+                "stop_waits_ms",
+                "[" + judged.timesToVisible.map(Self.milliseconds).joined(separator: ", ") + "]"
+            ),
             (
                 "faults_drawn",
                 faults.drawsFaults
