@@ -63,6 +63,10 @@ public final class LiveServer: Sendable {
         max(8, min(256, Socket.descriptorLimit / 2))
     }
 
+    /// How much earlier than its timeout after the request's arrival a client's timer may fire: it
+    /// starts when the client sends, a moment before the request arrives.
+    static let timerSlack = Duration.milliseconds(100)
+
     /// The bytes of the body sent per turn on the link.
     static let chunkBytes = 4096
 
@@ -214,7 +218,14 @@ public final class LiveServer: Sendable {
         let response = content(request.host, request.path, attempt)
         let latency = shape.latency(request.url, attempt)
         if response.unanswered == .held || latency > shape.timeout {
-            record.outcome = waitOut(shape.timeout, on: connection) ? .heldUnanswered : .abandoned
+            if waitOut(shape.timeout, on: connection) {
+                record.outcome = .heldUnanswered
+            } else if let given = shape.clientTimeout, ContinuousClock.now - arrived < given - Self.timerSlack
+            {
+                record.outcome = .cancelled
+            } else {
+                record.outcome = .abandoned
+            }
             return
         }
         if !waitOut(latency, on: connection) {

@@ -137,7 +137,7 @@ final class LiveRun {
     {
         let network = scenario.network
         let slowHost = scenario.faults.slowHost
-        return LinkShape(
+        var shape = LinkShape(
             latency: { plain, attempt in
                 let url = catalogURLs[plain] ?? plain
                 var jitter = SeededGenerator(
@@ -151,6 +151,8 @@ final class LiveRun {
             bytesPerSecond: Int(network.bandwidthBytesPerSecond),
             connectionsPerHost: network.connectionsPerHost,
             timeout: .microseconds(network.timeoutMicroseconds) + heldGrace)
+        shape.clientTimeout = .microseconds(network.timeoutMicroseconds)
+        return shape
     }
 
     /// How many of the dispatch pool's threads a run keeps ready for the app's queues.
