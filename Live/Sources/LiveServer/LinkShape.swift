@@ -13,6 +13,10 @@ public struct LinkShape: Sendable {
     /// this) before it closes the connection, for a client that cannot be given a timeout of its own
     /// (`Data(contentsOf:)`); a client with a shorter one gives up first.
     public var timeout: Duration
+    /// The timeout the clients that have one give up at, counted from their request's arrival: a held
+    /// request such a client closes well before it was cancelled, not given up on (nil: every held
+    /// request the client closes was given up on).
+    public var clientTimeout: Duration?
 
     public init(
         latency: @escaping @Sendable (_ url: String, _ attempt: Int) -> Duration,

@@ -51,8 +51,9 @@ public struct LiveRequestRecord: Sendable, Equatable {
         /// A request held unanswered (it timed out, by its fault or a latency past the timeout) until the
         /// shape's timeout passed and the server closed the connection.
         case heldUnanswered
-        /// A request held unanswered that the client gave up on first, closing the connection (its own
-        /// timeout, or a cancel).
+        /// A request held unanswered that the client gave up on first, closing the connection: at its own
+        /// timeout, or at any moment when the shape gives no `clientTimeout` (a close well before that
+        /// timeout is a cancel).
         case abandoned
     }
 
@@ -70,4 +71,8 @@ public struct LiveRequestRecord: Sendable, Equatable {
     /// The body bytes that left the server.
     public let bodyBytesSent: Int
     public let outcome: Outcome
+    /// When the request's head had arrived.
+    public let arrived: ContinuousClock.Instant
+    /// When the server was done with the request.
+    public let ended: ContinuousClock.Instant
 }

@@ -63,6 +63,10 @@ public final class LiveServer: Sendable {
         max(8, min(256, Socket.descriptorLimit / 2))
     }
 
+    /// How much earlier than its timeout after the request's arrival a client's timer may fire: it
+    /// starts when the client sends, a moment before the request arrives.
+    static let timerSlack = Duration.milliseconds(100)
+
     /// The bytes of the body sent per turn on the link.
     static let chunkBytes = 4096
 
@@ -191,6 +195,7 @@ public final class LiveServer: Sendable {
             refuse(connection, status: 405)
             return
         }
+        let arrived = ContinuousClock.now
         let (sequence, attempt) = state.withLock { state in
             defer {
                 state.nextSequence += 1
@@ -204,7 +209,8 @@ public final class LiveServer: Sendable {
         defer {
             let entry = LiveRequestRecord(
                 sequence: sequence, url: request.url, attempt: attempt, status: record.status,
-                rangeStart: request.range?.first, bodyBytesSent: record.sent, outcome: record.outcome)
+                rangeStart: request.range?.first, bodyBytesSent: record.sent, outcome: record.outcome,
+                arrived: arrived, ended: .now)
             state.withLock { $0.log.append(entry) }
         }
         // The answer is known before the wait: a request held unanswered, or whose latency is past the
@@ -212,7 +218,14 @@ public final class LiveServer: Sendable {
         let response = content(request.host, request.path, attempt)
         let latency = shape.latency(request.url, attempt)
         if response.unanswered == .held || latency > shape.timeout {
-            record.outcome = waitOut(shape.timeout, on: connection) ? .heldUnanswered : .abandoned
+            if waitOut(shape.timeout, on: connection) {
+                record.outcome = .heldUnanswered
+            } else if let given = shape.clientTimeout, ContinuousClock.now - arrived < given - Self.timerSlack
+            {
+                record.outcome = .cancelled
+            } else {
+                record.outcome = .abandoned
+            }
             return
         }
         if !waitOut(latency, on: connection) {
@@ -291,7 +304,7 @@ public final class LiveServer: Sendable {
         _ = Socket.send(connection, Array(answer.utf8)[...])
         let entry = LiveRequestRecord(
             sequence: sequence, url: "", attempt: 0, status: status, rangeStart: nil, bodyBytesSent: 0,
-            outcome: .refused)
+            outcome: .refused, arrived: .now, ended: .now)
         state.withLock { $0.log.append(entry) }
     }
 

@@ -6,9 +6,11 @@ import Text
 /// the simulator computes (`virtual_ms`, `oracle`, `limit`), and a `live` object: wall-clock seconds,
 /// frames, the server's log count, the relaunches, the requests started and the posters downloaded after
 /// the last of them,
-/// whether every visible row showed its final content on the last frame, and how many logged requests drew
+/// whether every visible row showed its final content on the last frame, each stop's wait in the order the
+/// stops ended (`stop_waits_ms`), and how many logged requests drew
 /// each of the scenario's faults (null when it has none); and `server_log`, every request the server logged
-/// with its catalog URL, attempt, status, body bytes sent, how it ended and the fault it drew. A
+/// with its catalog URL, attempt, status, body bytes sent, how it ended, the fault it drew, and when (in
+/// milliseconds of the run's clock) its head arrived and the server was done with it. A
 /// row's title is its movie's name, as the simulator's is, whatever the cell's label says.
 extension LiveReport {
     /// How a logged request ended, in the report.
@@ -24,6 +26,11 @@ extension LiveReport {
         }
     }
 
+    /// Run microseconds as milliseconds with one decimal.
+    private static func milliseconds(_ microseconds: Int64) -> String {
+        String(format: "%.1f", Double(microseconds) / 1000)
+    }
+
     var json: String {
         let metrics = JSONText.object(metrics.map { ($0.key, $0.value ?? "null") })
         let live = JSONText.object([
@@ -33,6 +40,10 @@ extension LiveReport {
             ("requests_started_after_last_relaunch", String(requestsAfterLastRelaunch)),
             ("posters_downloaded_after_last_relaunch", String(postersDownloadedAfterLastRelaunch)),
             ("visible_rows_final_at_end", judged.finalAtEnd ? "true" : "false"),
+            (
+                "stop_waits_ms",
+                "[" + judged.timesToVisible.map(Self.milliseconds).joined(separator: ", ") + "]"
+            ),
             (
                 "faults_drawn",
                 faults.drawsFaults
@@ -46,6 +57,8 @@ extension LiveReport {
                 ("body_bytes", String(record.bodyBytesSent)),
                 ("outcome", JSONText.string(Self.name(record.outcome))),
                 ("fault", drawnFault(record).map { JSONText.string($0.name) } ?? "null"),
+                ("arrived_ms", Self.milliseconds(clock.microseconds(at: record.arrived))),
+                ("ended_ms", Self.milliseconds(clock.microseconds(at: record.ended))),
             ])
         }
         let movies = Phone.current.movies

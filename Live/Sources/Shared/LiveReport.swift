@@ -29,6 +29,8 @@ struct LiveReport {
     let frames: Int
     let requestsStarted: Int
     let serverLog: [LiveRequestRecord]
+    /// The run's clock, by which the log's times are given.
+    let clock: RunClock
     let stretches: [MainThreadWork.Stretch]
     let lateFrames: [MainThreadWork.Stretch]
     let scrollIntervals: [MainThreadWork.Stretch]

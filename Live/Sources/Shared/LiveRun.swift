@@ -88,14 +88,17 @@ final class LiveRun {
                 let fault = faults.fault(url: url, attempt: attempt, seed: seed)
                 return Self.answer(url, fault: fault, seed: seed)
             })
-        LiveSession.use(timeout: Double(scenario.network.timeoutMicroseconds) / 1e6)
+        let catalogHosts = Set(catalogURLs.values.compactMap { URL(string: $0)?.host })
+        LiveSession.use(
+            timeout: Double(scenario.network.timeoutMicroseconds) / 1e6,
+            connections: scenario.network.connectionsPerHost * max(1, catalogHosts.count))
         setenv("http_proxy", LiveServer.proxy(port: server.port, secret: secret), 1)
         unsetenv("no_proxy")
         unsetenv("NO_PROXY")
         let stops = Self.postersAtStops(timeline, movies: movies, screen: screen)
         LiveDrawing.say(
             "making the posters of the \(stops.count) rows the scenario stops on, warming threads…")
-        Self.prepare(posters: stops, poolWidth: 6)
+        Self.prepare(posters: stops, poolWidth: Self.poolWidth)
     }
 
     /// The posters of the rows on screen at every stop of the scenario and the two rows past each screen,
@@ -134,7 +137,7 @@ final class LiveRun {
     {
         let network = scenario.network
         let slowHost = scenario.faults.slowHost
-        return LinkShape(
+        var shape = LinkShape(
             latency: { plain, attempt in
                 let url = catalogURLs[plain] ?? plain
                 var jitter = SeededGenerator(
@@ -148,7 +151,12 @@ final class LiveRun {
             bytesPerSecond: Int(network.bandwidthBytesPerSecond),
             connectionsPerHost: network.connectionsPerHost,
             timeout: .microseconds(network.timeoutMicroseconds) + heldGrace)
+        shape.clientTimeout = .microseconds(network.timeoutMicroseconds)
+        return shape
     }
+
+    /// How many of the dispatch pool's threads a run keeps ready for the app's queues.
+    static let poolWidth = 6
 
     /// How much longer than the scenario's timeout the server holds a request it leaves unanswered.
     static let heldGrace = Duration.milliseconds(500)
@@ -213,6 +221,8 @@ final class LiveRun {
         var systemEvents = timeline.systemEvents[...]
         let limit = timeline.endTime + settleAllowance
         let watchdog = CutWatchdog(step: step, server: server, after: limit - clock.now)
+        let keeper = PoolKeeper(width: Self.poolWidth)
+        defer { keeper.stop() }
         launch(at: 0)
         var due: Int64 = 0
         var cut = false
@@ -240,6 +250,7 @@ final class LiveRun {
             } else {
                 quiet = nil
             }
+            let idleSince = MainThreadWork.lastEnd
             let restedAt: Bool = MainThreadWork.measure {
                 while let event = systemEvents.first, event.time <= begin {
                     systemEvents.removeFirst()
@@ -253,7 +264,7 @@ final class LiveRun {
                 }
                 // A launch's first layout is presented before any touch is taken in, as UIKit commits it at
                 // the end of the run loop turn that launched the app.
-                let rested = launchPresented ? deliverTouches(now: begin) : false
+                let rested = launchPresented ? deliverTouches(now: begin, idleSince: idleSince) : false
                 launchPresented = true
                 app?.tableView.layoutIfNeeded()
                 return rested
@@ -301,7 +312,7 @@ final class LiveRun {
         let log = Array(server.log(count: started, within: .seconds(10)).prefix(started))
         return LiveReport(
             step: step, scenario: scenario.name, seed: seed, wallMicroseconds: wall, frames: frames,
-            requestsStarted: started, serverLog: log, stretches: MainThreadWork.stretches,
+            requestsStarted: started, serverLog: log, clock: clock, stretches: MainThreadWork.stretches,
             lateFrames: lateFrames, scrollIntervals: scrollIntervals, screen: finalScreen(),
             judged: LiveJudge.finish(at: wall),
             tallies: Dictionary(
@@ -333,7 +344,10 @@ final class LiveRun {
 
     /// Delivers every touch that arrived up to `now`, in order, as UIKit does when the main thread comes
     /// back to its run loop, moving the table and telling its delegate; true when a gesture came to rest.
-    private func deliverTouches(now: Int64) -> Bool {
+    /// A touch-down that landed after `idleSince`, while the main thread waited for this frame, comes
+    /// after a gesture that ends in this pass at the next frame, as the simulator takes it: the table that
+    /// came to rest is on screen for a frame first, and the work the stop started gets going.
+    private func deliverTouches(now: Int64, idleSince: Int64) -> Bool {
         guard let app else { return false }
         let table = app.tableView
         var rested = false
@@ -361,6 +375,7 @@ final class LiveRun {
                     nextGesture += 1
                     gestureBegun = false
                     rested = true
+                    if nextTouchLanded(since: idleSince) { break }
                     continue
                 }
             }
@@ -374,8 +389,14 @@ final class LiveRun {
             nextGesture += 1
             gestureBegun = false
             rested = true
+            if nextTouchLanded(since: idleSince) { break }
         }
         return rested
+    }
+
+    /// Whether the next gesture's finger landed at or after `time`.
+    private func nextTouchLanded(since time: Int64) -> Bool {
+        nextGesture < timeline.gestures.count && timeline.gestures[nextGesture].start >= time
     }
 
     /// The rows on screen at the end and what each shows.
@@ -395,6 +416,31 @@ final class LiveRun {
                 title: cell.textLabel.text ?? "")
         }
     }
+}
+
+/// Keeps the dispatch pool's threads alive through a run: Linux's pool lets a thread go after about five
+/// seconds without work and adds one back only about once a second, so after every pause longer than
+/// that the app's queues would again wait for threads an iPhone has at once. Every `period` seconds,
+/// `width` blocks on the pool meet for a moment (at most `meeting` seconds), so that many threads have
+/// just had work.
+private final class PoolKeeper: Sendable {
+    private let stopped = Mutex(false)
+
+    init(width: Int, period: TimeInterval = 2, meeting: TimeInterval = 0.02) {
+        Thread.detachNewThread { [self] in
+            while !stopped.withLock({ $0 }) {
+                Thread.sleep(forTimeInterval: period)
+                let warmup = PoolWarmup()
+                let deadline = Date(timeIntervalSinceNow: meeting)
+                for _ in 0..<width {
+                    DispatchQueue.global().async { warmup.arrive(waitingFor: width, until: deadline) }
+                }
+            }
+        }
+    }
+
+    /// Ends the keeping, within `period`.
+    func stop() { stopped.withLock { $0 = true } }
 }
 
 /// The posters handed out to the warming threads, and how many of them are waiting together.

@@ -8,7 +8,12 @@ struct RunClock: Sendable {
     private let start = ContinuousClock.now
 
     /// Microseconds since the run began.
-    var now: Int64 { PhoneInstant.microseconds(start.duration(to: .now)) }
+    var now: Int64 { microseconds(at: .now) }
+
+    /// Microseconds from the run's beginning to `instant` (negative before it).
+    func microseconds(at instant: ContinuousClock.Instant) -> Int64 {
+        PhoneInstant.microseconds(start.duration(to: instant))
+    }
 
     /// The moment `microseconds` after the run began, as a `Date` for `RunLoop.run(mode:before:)`.
     func date(at microseconds: Int64) -> Date {
@@ -64,6 +69,10 @@ enum MainThreadWork {
 
     /// Every stretch so far, in time order.
     static var stretches: [Stretch] { state.withLock { $0.stretches } }
+
+    /// When the latest finished stretch ended: since then the main thread has waited for work, unless a
+    /// stretch is under way (0 before any).
+    static var lastEnd: Int64 { state.withLock { $0.stretches.last?.end ?? 0 } }
 
     /// The microseconds of a late frame's window (from the vsync it was due at to the one it was shown
     /// at) that app work filled inside the scroll intervals: its hitch time, as the report counts it.

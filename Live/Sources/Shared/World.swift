@@ -84,20 +84,26 @@ extension NetworkError {
 }
 
 /// The app's URL session: the default configuration with the scenario's `timeout=` as its request
-/// timeout (URLSession's own default is 60 s). `Data(contentsOf:)` cannot be given one: for it the server
-/// closes a request it leaves unanswered, just after the scenario's timeout.
+/// timeout (URLSession's own default is 60 s), and room for the scenario's `connections=` to every host of
+/// the catalog at once. Every request goes through one proxy, the loopback server, so URLSession's limit
+/// of connections per host holds all the catalog's hosts together; the simulator gives each host its own.
+/// `Data(contentsOf:)` cannot be given a timeout: for it the server closes a request it leaves
+/// unanswered, just after the scenario's timeout.
 enum LiveSession {
-    private static let timeout = Mutex(60.0)
+    private static let limits = Mutex((timeout: 60.0, connections: 6))
 
-    /// Sets the request timeout, in seconds, before anything uses `shared`.
-    static func use(timeout seconds: Double) {
-        timeout.withLock { $0 = seconds }
+    /// Sets the request timeout, in seconds, and the connections the session may hold open to its proxy,
+    /// before anything uses `shared`.
+    static func use(timeout seconds: Double, connections: Int) {
+        limits.withLock { $0 = (seconds, max(1, connections)) }
     }
 
-    /// The session, made on first use with the timeout set then.
+    /// The session, made on first use with the limits set then.
     static let shared: URLSession = {
         let configuration = URLSessionConfiguration.default
-        configuration.timeoutIntervalForRequest = timeout.withLock { $0 }
+        let chosen = limits.withLock { $0 }
+        configuration.timeoutIntervalForRequest = chosen.timeout
+        configuration.httpMaximumConnectionsPerHost = chosen.connections
         return URLSession(configuration: configuration)
     }()
 }

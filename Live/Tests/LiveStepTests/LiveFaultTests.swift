@@ -40,6 +40,30 @@ struct LiveFaultTests {
         try checkFaults("Step4CacheAndPrefetch", givesUpFirst: true)
     }
 
+    /// Every request times out, and a fling takes the first screen away long before the timeout: step 4
+    /// cancels those rows' downloads, which the simulator counts as cancelled, not failed.
+    static let heldThenFlownPast = """
+        rows 40
+        seed 3
+        network rtt=50ms jitter=0ms bandwidth=3000KB/s connections=6 timeout=3s
+        faults timeout=100%
+        wait 0.5s
+        fling to row 30
+        wait 4s
+        """
+
+    @Test(
+        "Live, a held request the app cancels before the timeout counts as cancelled, and one it gives up on as failed"
+    )
+    func cancelledHeldRequestsAreCancelled() throws {
+        let run = try LiveStepRun(step: "Step4CacheAndPrefetch", scenario: Self.heldThenFlownPast)
+        #expect(try run.number("requests_cancelled") >= 1, "\(run.text)")
+        #expect(try run.number("requests_failed") >= 1, "\(run.text)")
+        #expect(
+            try run.number("requests_cancelled") + run.number("requests_failed") == run.serverRequests,
+            "\(run.text)")
+    }
+
     /// Every request times out, and nothing scrolls, so no step cancels one.
     static let everyRequestHeld = """
         rows 10

@@ -97,6 +97,67 @@ struct LiveStepTests {
         #expect(try run.number("decodes") >= run.number("requests_completed"), "\(run.text)")
     }
 
+    /// Flings back to back, each finger landing as the fling before comes to rest, on a link slow enough
+    /// that step 3's one-wide queue still holds the first screen's work when the first fling begins. The
+    /// simulator takes each of those touches a frame after the rest, so each of the three stops between
+    /// the flings is on screen for a frame, and step 3, which loads only when the table is still, starts a
+    /// download for it before the next touch holds its queues again.
+    static let backToBackScenario = """
+        rows 200
+        seed 23
+        network rtt=800ms jitter=300ms bandwidth=150KB/s connections=6 timeout=15s
+        wait 1s
+        fling to row 40
+        fling to row 10
+        fling to row 45
+        fling to row 12
+        wait 1s
+        """
+
+    @Test(
+        "Live, a touch that lands as a fling comes to rest waits a frame, and step 3 loads the rows it stopped on"
+    )
+    func touchAfterARestWaitsAFrame() throws {
+        let run = try LiveStepRun(step: "Step3IdleOnly", scenario: Self.backToBackScenario)
+        let log = try #require(run.report["server_log"] as? [[String: Any]], "\(run.text)")
+        let lastScreen = Set(try run.finalScreen.compactMap(\.url))
+        let atStopsBetween = log.filter { request in
+            guard let url = request["url"] as? String, let arrived = request["arrived_ms"] as? NSNumber else {
+                return false
+            }
+            return arrived.doubleValue > 1000 && !lastScreen.contains(url)
+        }
+        // One download a stop; a loaded machine may start one late enough for the next touch to hold it.
+        #expect(atStopsBetween.count >= 2, "\(run.text)")
+    }
+
+    /// A pause longer than Linux's dispatch pool keeps an idle thread, then a fling: at its stop step 4's
+    /// download queue, five wide, starts five downloads at once, as the simulator does.
+    static let pauseScenario = """
+        rows 40
+        seed 7
+        network rtt=100ms jitter=20ms bandwidth=2000KB/s connections=6
+        screen height=667 row=88 refresh=60
+        wait 7s
+        fling to row 25
+        wait 1.5s
+        """
+
+    @Test(
+        "Live, after a long pause step 4's queue starts its five downloads at once, with no wait for pool threads"
+    )
+    func pausedPoolStartsAtOnce() throws {
+        let run = try LiveStepRun(step: "Step4CacheAndPrefetch", scenario: Self.pauseScenario)
+        let log = try #require(run.report["server_log"] as? [[String: Any]], "\(run.text)")
+        let arrivals = log.compactMap { ($0["arrived_ms"] as? NSNumber)?.doubleValue }.filter { $0 > 7000 }
+            .sorted()
+        try #require(arrivals.count >= 5, "\(run.text)")
+        // The pool adds a thread about once a second: five at once arrive within a small part of that.
+        #expect(
+            arrivals[4] - arrivals[0] < 300, "the stop's first five requests arrived at \(arrivals.prefix(5))"
+        )
+    }
+
     /// Step 1 keeps a poster only in a cell: at most the rows a 667-point screen of 88-point rows shows (9,
     /// counting the two it cuts), and the decoded and filtered poster it is making. So the judge, which
     /// looks at every poster shown, must not keep one alive either.
