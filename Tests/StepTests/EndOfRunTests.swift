@@ -29,34 +29,39 @@ struct EndOfRunTests {
         wait 2s
         """
 
-    /// Plays `step` on `scenario` and returns the app of the last launch; the run must have finished its
-    /// work (not cut at its time limit) after downloading and failing to download posters.
-    static func play(_ step: Step) throws -> TableViewController {
+    /// Plays `step` on `scenario` (or on the built-in scenario named `builtIn`) and returns the app of the
+    /// last launch; the run must have finished its work (not cut at its time limit) after downloading
+    /// posters, and on `scenario` after failing to download one.
+    static func play(_ step: Step, builtIn: String? = nil) throws -> TableViewController {
         let folder = try StepFixtures.folder("end-of-run")
         defer { try? FileManager.default.removeItem(at: folder) }
         let apps = Apps()
         var options = RunOptions()
-        options.scenario = try StepFixtures.scenario(Self.scenario, named: "end-of-run", in: folder)
+        options.scenario =
+            try builtIn ?? StepFixtures.scenario(Self.scenario, named: "end-of-run", in: folder)
         let result = try Workbook.run(step: step.rawValue, options: options) { options in
             let app = step.makeApp(options)
             apps.last = app
             return app
         }
         try #require(result.notices.isEmpty, "the run must finish its work: \(result.notices)")
-        try #require(result.metrics.requestsCompleted > 0 && result.metrics.requestsFailed > 0)
+        try #require(
+            result.metrics.requestsCompleted > 0 && (builtIn != nil || result.metrics.requestsFailed > 0))
         return try #require(apps.last)
     }
 
     /// What a map still holds at the end, in words; nil when it is empty.
     static func leak(_ count: Int, in map: String) -> String? {
-        count == 0 ? nil : "\(count) entr\(count == 1 ? "y" : "ies") left in \(map) at the end"
+        count == 0 ? nil : "\(count) entr\(count == 1 ? "y" : "ies") left in \(map)"
     }
 
     /// The leaks of step 2's or step 3's two maps, keyed by row.
     static func leaks(downloads: Int, filtrations: Int) -> [String] {
         [
-            leak(downloads, in: "downloadsInProgress: a finished download must remove its row"),
-            leak(filtrations, in: "filtrationsInProgress: a finished filtration must remove its row"),
+            leak(downloads, in: "downloadsInProgress at the end: a finished download must remove its row"),
+            leak(
+                filtrations, in: "filtrationsInProgress at the end: a finished filtration must remove its row"
+            ),
         ].compactMap { $0 }
     }
 
@@ -87,21 +92,26 @@ struct EndOfRunTests {
                 filtrations: operations.filtrationsInProgress.count))
     }
 
-    @Test("Step 4 leaves no URL in its operations' maps, loadsInProgress or prefetchLoads")
-    func stepFourLeavesNothing() throws {
-        let app = try Self.play(.cacheAndPrefetch)
+    /// On mix-up, two rows wait for one poster and the cell of one is reused before it arrives: the load
+    /// skipped for the reused cell must not keep the URL's entry in loadsInProgress.
+    @Test(
+        "Step 4 leaves no URL in its operations' maps, loadsInProgress or prefetchLoads",
+        arguments: [nil, "mix-up"])
+    func stepFourLeavesNothing(builtIn: String?) throws {
+        let app = try Self.play(.cacheAndPrefetch, builtIn: builtIn)
         let list = try #require(app as? Step4CacheAndPrefetch.ListViewController)
         let leaks = [
             Self.leak(
                 list.movieOperations.downloadsInProgress.count,
-                in: "downloadsInProgress: a finished download must remove its URL"),
+                in: "downloadsInProgress at the end: a finished download must remove its URL"),
             Self.leak(
                 list.movieOperations.filtrationsInProgress.count,
-                in: "filtrationsInProgress: a finished filtration must remove its URL"),
+                in: "filtrationsInProgress at the end: a finished filtration must remove its URL"),
             Self.leak(
                 list.loadsInProgress.values.joined().count,
-                in: "loadsInProgress: a finished or given-up load must be removed"),
-            Self.leak(list.prefetchLoads.count, in: "prefetchLoads: a finished prefetch must be removed"),
+                in: "loadsInProgress at the end: a finished or given-up load must be removed"),
+            Self.leak(
+                list.prefetchLoads.count, in: "prefetchLoads at the end: a finished prefetch must be removed"),
         ].compactMap { $0 }
         Self.record(leaks)
     }
