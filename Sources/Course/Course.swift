@@ -270,8 +270,16 @@ struct Course {
     /// their messages), a crash's fatal error, or the time limit, then the other lines that say so.
     static func testFailure(_ output: String, limits: Limits) -> String {
         let lines = output.split(separator: "\n").map(String.init)
-        let issues = lines.filter { $0.contains("recorded an issue") || $0.contains("Fatal error") }
-        let errors = lines.filter { $0.contains("error:") && !issues.contains($0) }
+        // An issue's comment (`#expect(…, "comment")`) is on the lines after it, each starting with ↳.
+        var issues: [String] = []
+        for (index, line) in lines.enumerated()
+        where line.contains("recorded an issue") || line.contains("Fatal error") {
+            let comments = lines[(index + 1)...].prefix { $0.hasPrefix("↳ ") }.map { String($0.dropFirst(2)) }
+            issues.append(([line] + comments).joined(separator: " "))
+        }
+        let errors = lines.filter {
+            $0.contains("error:") && !$0.contains("recorded an issue") && !$0.contains("Fatal error")
+        }
         let stopped = lines.filter { $0.contains("did not finish within") }
         var shown = (stopped + issues + errors).prefix(4).map { line in
             line.count > 400 ? line.prefix(400) + "…" : Substring(line)

@@ -37,7 +37,8 @@ struct Exercise: Sendable {
     /// `Verify.checkTimeLimit`). Nil for none.
     var tests: String? = nil
     /// Wrong solutions `verify` makes from the code as shipped and `check` must fail: proof that the
-    /// exercise catches the mistakes students make. Every write exercise has at least three.
+    /// exercise catches the mistakes students make (for a change exercise, wrong edits). Every write
+    /// exercise has at least five, every change exercise at least two.
     var mutants: [Mutant] = []
 
     /// The files the exercise edits, relative to the package.
@@ -206,6 +207,8 @@ struct Expectation: Sendable {
         case noRequestWhileScrolling
         /// No request started on the main thread.
         case noRequestOnMainThread
+        /// No poster decoded on the main thread (the run must be traced).
+        case noDecodeOnMainThread
         /// An `ImageDownloader` cancelled during its download never decodes what it downloaded (and the run
         /// cancels at least one during its download, so the check is not vacuous).
         case noDecodeAfterCancel

@@ -128,6 +128,10 @@ enum Exercises {
             runs: [RunSpec(label: "course", step: .this, scenario: .builtIn("course"))],
             expectations: [
                 Expectation(
+                    .screenFilled, on: "course",
+                    says: "nothing should change: every row should still end with its poster (was only the "
+                        + "`if isCancelled { return }` deleted, the decode below it kept?)"),
+                Expectation(
                     .metric("requests_started", of: "course"), .equal,
                     .baseline("requests_started", of: "course"),
                     says: "nothing should change: nothing in step 2 cancels"),
@@ -138,6 +142,22 @@ enum Exercises {
                 Expectation(
                     .metric("time_to_visible_ms_p95", of: "course"), .equal,
                     .baseline("time_to_visible_ms_p95", of: "course"), says: "nothing should change"),
+            ],
+            mutants: [
+                Mutant(
+                    "the decode deleted with the check", file: "ImageDownloader.swift", inside: "func main",
+                    "        if isCancelled {\n            return\n        }\n"
+                        + "        if let imageData, let image = Image(data: imageData) {\n"
+                        + "            movieRecord.image = image\n            movieRecord.state = .downloaded\n"
+                        + "        } else {\n            movieRecord.state = .failed\n"
+                        + "            movieRecord.image = Image.failed\n        }\n",
+                    "        _ = imageData\n", shows: ["decode below it kept"]),
+                Mutant(
+                    "the check turned round instead of deleted", file: "ImageDownloader.swift",
+                    inside: "func main",
+                    "        if isCancelled {\n            return\n        }\n        if let imageData",
+                    "        if !isCancelled {\n            return\n        }\n        if let imageData",
+                    shows: ["nothing should change"]),
             ]),
         Exercise(
             id: "2.3", title: "Count the waste", step: 2, kind: .run,
@@ -181,6 +201,11 @@ enum Exercises {
                 RunSpec(label: "step 1", step: .previous, scenario: .builtIn("course")),
             ],
             expectations: [
+                Expectation(
+                    .noDecodeOnMainThread, on: "course",
+                    says:
+                        "the decode (Image(data:)) should run in main(), on the download queue, not be sent "
+                        + "to the main thread"),
                 Expectation(
                     .metric("requests_started", of: "course"), .atMost,
                     .baseline("requests_started", of: "course"),
@@ -230,6 +255,19 @@ enum Exercises {
                     "a failure set back to .new, so it is asked for again", file: "ImageDownloader.swift",
                     inside: "func main", "movieRecord.state = .failed", "movieRecord.state = .new",
                     shows: ["record it as .failed"]),
+                Mutant(
+                    "the decode moved to the main queue",
+                    [
+                        Edit(
+                            file: "ImageDownloader.swift", inside: "func main",
+                            old: "        if let imageData, let image = Image(data: imageData) {\n",
+                            new: "        OperationQueue.main.addOperation { [self] in\n"
+                                + "        if let imageData, let image = Image(data: imageData) {\n"),
+                        Edit(
+                            file: "ImageDownloader.swift", inside: "func main",
+                            old: "            movieRecord.image = Image.failed\n        }\n",
+                            new: "            movieRecord.image = Image.failed\n        }\n        }\n"),
+                    ], shows: ["decode", "main thread"]),
             ]),
         Exercise(
             id: "2.5", title: "Write startDownloadForRecord", step: 2,
@@ -276,6 +314,8 @@ enum Exercises {
                     .finalScreenAsShipped, on: "course",
                     says: "each row should end with the picture the code as shipped gives it"),
             ],
+            // A row left in downloadsInProgress changes no figure: its picture is shown already.
+            tests: "stepTwoLeavesNothing",
             mutants: [
                 Mutant(
                     "no test for a download already in progress", file: "ListViewController.swift",
@@ -301,6 +341,12 @@ enum Exercises {
                     inside: "func startDownloadForRecord",
                     "        movieOperations.downloadQueue.addOperation(downloader)\n", "",
                     shows: ["placeholder"]),
+                Mutant(
+                    "the row never removed from downloadsInProgress when its download ends",
+                    file: "ListViewController.swift", inside: "func startDownloadForRecord",
+                    "                self.movieOperations.downloadsInProgress.removeValue(forKey: indexPath)\n",
+                    "",
+                    byTests: true, shows: ["left in downloadsInProgress at the end"]),
             ]),
     ]
 
@@ -308,6 +354,23 @@ enum Exercises {
 
     static let slow = ScenarioChoice.file(
         path: "out/slow.scenario", make: .text("rows 200\nwait 2s\ndrag to row 30 over 30s\nwait 3s\n"))
+
+    /// A short run in which a quarter of the posters arrive with bytes flipped, so that `Image(data:)`
+    /// refuses them: a decode that forces its result crashes here.
+    static let corruptBodies = ScenarioChoice.file(
+        path: "out/corrupt-bodies.scenario",
+        make: .text(
+            """
+            # Posters whose bodies do not decode: a quarter arrive with bytes flipped.
+            rows 30
+            seed 7
+            network rtt=20ms jitter=5ms bandwidth=2MB/s connections=6 timeout=10s
+            faults corrupt=25%
+            wait 2s
+            drag to row 10 over 1s
+            wait 2s
+
+            """))
 
     static let chapter3: [Exercise] = [
         Exercise(
@@ -330,6 +393,25 @@ enum Exercises {
                     .baseline("late_completions", of: "slow-reuse"),
                     says: "cancelled downloads should now hop to the main queue: late_completions should rise"
                 )
+            ],
+            mutants: [
+                Mutant(
+                    "the check moved into the hop instead of deleted", file: "ListViewController.swift",
+                    inside: "func startDownloadForRecord",
+                    "            if downloader.isCancelled {\n                return\n            }\n"
+                        + "            OperationQueue.main.addOperation {\n",
+                    "            OperationQueue.main.addOperation {\n"
+                        + "            if downloader.isCancelled {\n                return\n            }\n",
+                    shows: ["late_completions should rise"]),
+                Mutant(
+                    "the check deleted in startFiltrationForRecord instead",
+                    [
+                        Edit(
+                            file: "ListViewController.swift", inside: "func startFiltrationForRecord",
+                            old:
+                                "            if filterer.isCancelled {\n                return\n            }\n",
+                            new: "")
+                    ], shows: ["late_completions should rise"]),
             ]),
         Exercise(
             id: "3.2", title: "Make step 3 look worse than step 2", step: 3, kind: .run,
@@ -408,7 +490,8 @@ enum Exercises {
                 Expectation(
                     .metric("time_to_visible_ms_p95", of: "long-fling"), .atMost,
                     .baseline("time_to_visible_ms_p95", of: "long-fling"), times: 1.1,
-                    says: "the stops should fill as fast as with the code as shipped"),
+                    says: "the stops should fill as fast as with the code as shipped: are the visible rows "
+                        + "started at every stop, even one with rows to cancel?"),
                 Expectation(
                     .metric("stops_unfilled", of: "slow-reuse"), .atMost,
                     .baseline("stops_unfilled", of: "slow-reuse"),
@@ -448,6 +531,24 @@ enum Exercises {
                     inside: "func loadImagesForOnscreenCells",
                     "            startOperationsForMovieRecord(recordToProcess, indexPath: indexPath)\n", "",
                     shows: ["placeholder"]),
+                Mutant(
+                    "the two differences taken the wrong way round",
+                    [
+                        Edit(
+                            file: "ListViewController.swift", inside: "func loadImagesForOnscreenCells",
+                            old: "let toBeCancelled = allPendingOperations.subtracting(visiblePaths)",
+                            new: "let toBeCancelled = visiblePaths.subtracting(allPendingOperations)"),
+                        Edit(
+                            file: "ListViewController.swift", inside: "func loadImagesForOnscreenCells",
+                            old: "let toBeStarted = visiblePaths.subtracting(allPendingOperations)",
+                            new: "let toBeStarted = allPendingOperations.subtracting(visiblePaths)"),
+                    ], shows: ["stops on"]),
+                Mutant(
+                    "a return at the end of the cancel loop", file: "ListViewController.swift",
+                    inside: "func loadImagesForOnscreenCells",
+                    "            movieOperations.filtrationsInProgress.removeValue(forKey: indexPath)\n        }\n",
+                    "            movieOperations.filtrationsInProgress.removeValue(forKey: indexPath)\n"
+                        + "            return\n        }\n", shows: ["even one with rows to cancel"]),
             ]),
         Exercise(
             id: "3.5", title: "Write the suspension and the scroll callbacks", step: 3,
@@ -512,7 +613,7 @@ enum Exercises {
                 Mutant(
                     "queues never resumed after a deceleration", file: "ListViewController.swift",
                     inside: "func scrollViewDidEndDecelerating", "        resumeAllOperations()\n", "",
-                    shows: ["stop"]),
+                    shows: ["left in the app's queues", "suspended"]),
                 Mutant(
                     "nothing done when a drag ends without deceleration", file: "ListViewController.swift",
                     inside: "func scrollViewDidEndDragging", "if !decelerate {", "if false {",
@@ -521,6 +622,10 @@ enum Exercises {
                     "the queues' work cancelled instead of suspended", file: "ListViewController.swift",
                     inside: "func suspendAllOperations", "movieOperations.downloadQueue.isSuspended = true",
                     "movieOperations.downloadQueue.cancelAllOperations()", shows: ["suspend"]),
+                Mutant(
+                    "the queues resumed after a deceleration without loading the visible rows",
+                    file: "ListViewController.swift", inside: "func scrollViewDidEndDecelerating",
+                    "        loadImagesForOnscreenCells()\n", "", shows: ["stop"]),
             ]),
         Exercise(
             id: "3.6", title: "Write the cancellable ImageDownloader", step: 3,
@@ -538,9 +643,15 @@ enum Exercises {
             runs: [
                 RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"), traced: true),
                 RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
+                RunSpec(label: "corrupt bodies", step: .this, scenario: corruptBodies),
             ],
             expectations: [
                 Expectation(.screenFilled, on: "course", says: "every row should end with its poster"),
+                Expectation(
+                    .screenFilled, on: "corrupt bodies",
+                    says:
+                        "a row whose poster does not decode should show Image.failed, not a placeholder that "
+                        + "looks still loading"),
                 Expectation(
                     .noDecodeAfterCancel, on: "slow-reuse",
                     says: "a download cancelled while under way should not be decoded"),
@@ -583,6 +694,15 @@ enum Exercises {
                     "a failure recorded as .downloaded", file: "ImageDownloader.swift", inside: "func main",
                     "movieRecord.state = .failed", "movieRecord.state = .downloaded", shows: ["not a failure"]
                 ),
+                Mutant(
+                    "a force unwrap of a body that does not decode", file: "ImageDownloader.swift",
+                    inside: "func main", "if let imageData, let image = Image(data: imageData) {",
+                    "if let imageData, case let image = Image(data: imageData)! {",
+                    shows: ["crashed", "unwrapping"]),
+                Mutant(
+                    "a failure left on the placeholder, without Image.failed", file: "ImageDownloader.swift",
+                    inside: "func main", "            movieRecord.image = Image.failed\n", "",
+                    shows: ["placeholder"]),
             ]),
     ]
 
@@ -622,6 +742,17 @@ enum Exercises {
                     .metric("peak_image_memory_bytes", of: "course"), .below,
                     .baseline("peak_image_memory_bytes", of: "course"),
                     says: "peak_image_memory_bytes should fall"),
+            ],
+            mutants: [
+                Mutant(
+                    "the limit raised to 10_000_000", file: "ListViewController.swift",
+                    inside: "class ListViewController", "? 5_000_000 : 0", "? 10_000_000 : 0",
+                    shows: ["memory_cache_hits should fall"]),
+                Mutant(
+                    "the other branch changed, the one used left at 5_000_000",
+                    file: "ListViewController.swift",
+                    inside: "class ListViewController", "? 5_000_000 : 0", "? 5_000_000 : 1_000_000",
+                    shows: ["memory_cache_hits should fall"]),
             ]),
         Exercise(
             id: "4.2", title: "No prefetch", step: 4,
@@ -643,6 +774,19 @@ enum Exercises {
                 Expectation(
                     .metric("bytes_wasted", of: "reading"), .below, .baseline("bytes_wasted", of: "reading"),
                     says: "bytes_wasted should fall"),
+            ],
+            mutants: [
+                Mutant(
+                    "the prefetch made longer (4 rows) instead of turned off",
+                    file: "ListViewController.swift",
+                    inside: "class ListViewController", "let prefetchDistance = 2",
+                    "let prefetchDistance = 4",
+                    shows: ["wait should grow"]),
+                Mutant(
+                    "the prefetch made much longer (10 rows)", file: "ListViewController.swift",
+                    inside: "class ListViewController", "let prefetchDistance = 2",
+                    "let prefetchDistance = 10",
+                    shows: ["wait should grow"]),
             ]),
         Exercise(
             id: "4.3", title: "Across runs", step: 4, kind: .run,
@@ -681,6 +825,16 @@ enum Exercises {
                     .metric("wrong_image_events", of: "mix-up"), .above,
                     .baseline("wrong_image_events", of: "mix-up"),
                     says: "a row should show another row's poster")
+            ],
+            mutants: [
+                Mutant(
+                    "only the cancel deleted, the load still forgotten", file: "MovieCell.swift",
+                    inside: "func prepareForReuse", "            imageLoad?.cancel()\n", "",
+                    shows: ["another row's poster"]),
+                Mutant(
+                    "the image's clearing deleted instead", file: "MovieCell.swift",
+                    inside: "func prepareForReuse", "        imageView.image = nil\n", "",
+                    shows: ["another row's poster"]),
             ]),
         Exercise(
             id: "4.5", title: "Now watch wrong images appear", step: 4,
@@ -694,6 +848,14 @@ enum Exercises {
                 Expectation(
                     .metric("wrong_image_events", of: "slow-reuse"), .above,
                     .baseline("wrong_image_events", of: "slow-reuse"), says: "wrong images should appear")
+            ],
+            mutants: [
+                Mutant(
+                    "only the suspension deleted, the cancel on reuse kept", [noSuspension],
+                    shows: ["wrong images should appear"]),
+                Mutant(
+                    "only 4.4's change, the suspension kept", [noCancelOnReuse],
+                    shows: ["wrong images should appear"]),
             ]),
         Exercise(
             id: "4.6", title: "Put the cancel back", step: 4, kind: .change([noSuspension]),
@@ -704,7 +866,20 @@ enum Exercises {
             ],
             runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
             expectations: [
-                Expectation(.noWrongImage, on: "slow-reuse", says: "the wrong images should be gone")
+                Expectation(.noWrongImage, on: "slow-reuse", says: "the wrong images should be gone"),
+                Expectation(
+                    .screenFilled, on: "slow-reuse",
+                    says: "every row should still end with its poster: was suspendAllOperations() deleted, "
+                        + "not the resume?"),
+            ],
+            mutants: [
+                Mutant(
+                    "the cancel left out too, as in 4.5", [noCancelOnReuse, noSuspension],
+                    shows: ["wrong images should be gone"]),
+                Mutant(
+                    "the resume deleted instead of the suspension", file: "ListViewController.swift",
+                    inside: "func scrollViewDidEndDecelerating", "        resumeAllOperations()\n", "",
+                    shows: ["not the resume"]),
             ]),
         Exercise(
             id: "4.7", title: "Write prepareForReuse and the guard", step: 4,
@@ -747,6 +922,9 @@ enum Exercises {
                     .baseline("bytes_wasted", of: "slow-reuse"),
                     times: 1.1, says: "loads for rows that left should stop, not waste bytes"),
             ],
+            // A guard that leaves finishLoads at a skipped load, not only the load, changes no figure of
+            // these runs: the loads it never removes stay in loadsInProgress, which the test reads.
+            tests: "stepFourLeavesNothing",
             mutants: [
                 Mutant(
                     "a guard without the identity test", file: "ListViewController.swift",
@@ -760,6 +938,17 @@ enum Exercises {
                 Mutant(
                     "a prepareForReuse that keeps the cell's load (only clears the image)", [noCancelOnReuse],
                     shows: ["prepareForReuse", "cancel"]),
+                Mutant(
+                    "a return instead of continue in the guard", file: "ListViewController.swift",
+                    inside: "func finishLoads", "            else { continue }",
+                    "            else { return }", byTests: true,
+                    shows: ["left in loadsInProgress at the end"]),
+                Mutant(
+                    "the load forgotten before it is cancelled", file: "MovieCell.swift",
+                    inside: "func prepareForReuse",
+                    "            imageLoad?.cancel()\n            imageLoad = nil\n",
+                    "            imageLoad = nil\n            imageLoad?.cancel()\n",
+                    shows: ["give up its load"]),
             ]),
         Exercise(
             id: "4.8", title: "Write the cost-bounded LRU", step: 4,
@@ -810,6 +999,15 @@ enum Exercises {
                     inside: "func setImage", "        if let old = entries[url] { totalCost -= old.cost }\n",
                     "",
                     byTests: true, shows: ["cost"]),
+                Mutant(
+                    "an off-by-one: evicting while the total is at the limit", file: "ImageCache.swift",
+                    inside: "func setImage", "while totalCost > totalCostLimit,",
+                    "while totalCost >= totalCostLimit,",
+                    byTests: true, shows: ["fit the limit"]),
+                Mutant(
+                    "one eviction at most (if for while)", file: "ImageCache.swift", inside: "func setImage",
+                    "while totalCost > totalCostLimit,", "if totalCost > totalCostLimit,", byTests: true,
+                    shows: ["limit"]),
             ]),
         Exercise(
             id: "4.9", title: "Write the hashed disk-cache name", step: 4,
@@ -879,6 +1077,11 @@ enum Exercises {
                     "the whole URL as the file name", file: "DiskCache.swift", inside: "func fileURL",
                     "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"", "url.absoluteString",
                     shows: ["should each keep their own file"]),
+                Mutant(
+                    "a name without the .poster extension", file: "DiskCache.swift", inside: "func fileURL",
+                    "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"",
+                    "FNV1a64.hexDigest(of: url.absoluteString)", byTests: true,
+                    shows: ["poster files in the disk cache"]),
             ]),
     ]
 
@@ -966,6 +1169,10 @@ enum Exercises {
                     "a finished load never forgotten", file: "ImageLoader.swift", inside: "func image",
                     "if loadsInProgress[url]?.number == load.number { loadsInProgress[url] = nil }",
                     "_ = load", shows: ["load forgotten"]),
+                Mutant(
+                    "a new load never written back to loadsInProgress", file: "ImageLoader.swift",
+                    inside: "func image", "        loadsInProgress[url] = load\n", "",
+                    shows: ["every row that joins counted"]),
             ]),
         Exercise(
             id: "5.2", title: "Without cancel on reuse", step: 5, kind: .run,
@@ -1063,6 +1270,15 @@ enum Exercises {
                     inside: "private static func startNext", "let index = mostEager(state.waiters)",
                     "let index = state.waiters.indices.first", byTests: true, shows: ["the more eager waiter"]
                 ),
+                Mutant(
+                    "a visible row told apart with > instead of >=", file: "DownloadSlots.swift",
+                    inside: "private static func startNext", "priority >= .userInitiated",
+                    "priority > .userInitiated", shows: ["reading pace"]),
+                Mutant(
+                    "a waiter resumed but left in the line", file: "DownloadSlots.swift",
+                    inside: "private static func startNext",
+                    "ready.append(state.waiters.remove(at: index).continuation)",
+                    "ready.append(state.waiters[index].continuation)", shows: ["more than once"]),
             ])
     ]
 

@@ -54,10 +54,29 @@ enum Judge {
                 }
             }
         }
+        for spec in exercise.runs where spec.step == .this && spec.traced {
+            if let run = runs[spec.label], let left = operationsLeft(in: run) {
+                return "at the end of \(spec.label), \(left)"
+            }
+        }
         for expectation in exercise.expectations {
             if let failure = check(expectation, runs: runs, baselines: baselines) { return failure }
         }
         return nil
+    }
+
+    /// An end-of-run invariant, in words: a traced run that finished its work left nothing in the app's
+    /// queues (the simulator traces what a run cut at its time limit left); nil when nothing was left.
+    static func operationsLeft(in run: RunReport) -> String? {
+        let left = run.events.filter { $0.name == "operation_left" }
+        guard let first = left.first else { return nil }
+        let operation = first.fields["operation"] ?? "?"
+        let said = "\(left.count) operation(s) were left in the app's queues (first: \(operation), "
+        if first.fields["state"] == "suspended" {
+            return said + "on a suspended queue): a queue suspended while the table scrolls must be "
+                + "resumed when it stops, or its work never runs"
+        }
+        return said + "\(first.fields["state"] ?? "?")): the work a step queues must end"
     }
 
     /// The steps whose exercises require no call to the table off the main thread (chapters 2 to 4: the
@@ -150,6 +169,9 @@ enum Judge {
         case .noRequestOnMainThread:
             let onMain = run.events.filter { $0.name == "request_start" && $0.fields["thread"] == "main" }
             return onMain.isEmpty ? nil : "\(onMain.count) request(s) started on the main thread"
+        case .noDecodeOnMainThread:
+            let onMain = run.events.filter { $0.name == "decode" && $0.fields["thread"] == "main" }
+            return onMain.isEmpty ? nil : "\(onMain.count) decode(s) ran on the main thread"
         case .noDecodeAfterCancel:
             return decodeAfterCancel(in: run.events)
         case .finalScreenAsShipped:

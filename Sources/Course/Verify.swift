@@ -2,17 +2,20 @@ import Foundation
 
 /// `Course verify`: proves, in a scratch copy of the package, that every exercise judges as it should.
 ///
-/// A run exercise must pass as shipped. A change exercise must pass once its edit is made. A write
-/// exercise must fail right after `start` (so a student cannot pass without writing the code), pass once
-/// the code as shipped is put back (the reference solution), and fail with each of its mutants (at least
-/// three wrong solutions). The walkthrough's exercise lists must match the table. The tests are built
+/// A run exercise must pass as shipped. A change exercise must pass once its edit is made, and fail with
+/// each of its mutants (at least two wrong edits). A write exercise must fail right after `start` (so a
+/// student cannot pass without writing the code), pass once the code as shipped is put back (the
+/// reference solution), and fail with each of its mutants (at least five wrong solutions). A mutant must
+/// be caught with a message that shows its words. The walkthrough's exercise lists must match the table. The tests are built
 /// once at the start, as `start` builds them for a student; each passing check then runs its
 /// exercise's tests as a student's does, and a mutant's check runs them when only they catch it. Every
 /// check is timed: the median and the longest are printed at the end, and a check over
 /// `checkTimeLimit` is a failure.
 enum Verify {
     /// The fewest wrong solutions a write exercise must prove it catches.
-    static let mutantsPerWriteExercise = 3
+    static let mutantsPerWriteExercise = 5
+    /// The fewest wrong edits a change exercise must prove it catches.
+    static let mutantsPerChangeExercise = 2
     /// The longest a check may take, in seconds: feedback a student waits for, not a coffee break.
     static let checkTimeLimit = 30.0
 
@@ -178,9 +181,22 @@ enum Verify {
                 else { return "the edit does not apply: no \(edit.old.debugDescription) in \(edit.inside)" }
                 try changed.write(to: url, atomically: true, encoding: .utf8)
             }
-            return try timed(
-                "\(exercise.id) with its edit", representative: true, { try course.check(exercise) })
-                ? nil : "with the edit made: \(course.lastFailure ?? "")"
+            guard
+                try timed(
+                    "\(exercise.id) with its edit", representative: true, { try course.check(exercise) })
+            else { return "with the edit made: \(course.lastFailure ?? "")" }
+            for file in exercise.files(stepFolder: stepFolder) {
+                guard let original = course.progress.original(exercise.id, file: file) else {
+                    return "the original of \(file) was not kept"
+                }
+                try original.write(
+                    to: package.folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
+            }
+            if exercise.mutants.count < Self.mutantsPerChangeExercise {
+                return "it has \(exercise.mutants.count) mutant(s): a change exercise needs at least "
+                    + "\(Self.mutantsPerChangeExercise), each a wrong edit students make"
+            }
+            return try catchesMutants(of: exercise, in: stepFolder, with: &course)
         case .write:
             try course.start(exercise)
             defer { _ = try? course.reset(exercise) }
@@ -204,49 +220,61 @@ enum Verify {
                 return "it has \(exercise.mutants.count) mutant(s): a write exercise needs at least "
                     + "\(Self.mutantsPerWriteExercise), each a mistake students make"
             }
-            for (number, mutant) in exercise.mutants.enumerated() {
-                var originals: [URL: String] = [:]
-                for edit in mutant.edits {
-                    let url = package.folder.appendingPathComponent("Sources/\(stepFolder)/\(edit.file)")
-                    if originals[url] == nil { originals[url] = try String(contentsOf: url, encoding: .utf8) }
-                    guard
-                        let changed = SwiftSource.replacing(
-                            edit.old, with: edit.new, occurrence: edit.occurrence, inside: edit.inside,
-                            in: try String(contentsOf: url, encoding: .utf8))
-                    else {
-                        for (url, text) in originals {
-                            try text.write(to: url, atomically: true, encoding: .utf8)
-                        }
-                        return "mutant \(number + 1) (\(mutant.mistake)) does not apply: no "
-                            + "\(edit.old.debugDescription) in \(edit.inside)"
-                    }
-                    try changed.write(to: url, atomically: true, encoding: .utf8)
-                }
-                let caught =
-                    !(try timed("\(exercise.id) mutant \(number + 1)") {
-                        try course.check(exercise, runTests: mutant.byTests)
-                    })
-                for (url, text) in originals { try text.write(to: url, atomically: true, encoding: .utf8) }
-                guard caught else {
-                    return "mutant \(number + 1) (\(mutant.mistake)) passes: the check cannot tell"
-                }
-                let message = course.lastFailure ?? ""
-                if mutant.shows.isEmpty {
-                    return "mutant \(number + 1) (\(mutant.mistake)) does not say which words its failure "
-                        + "must show"
-                }
-                let missing = mutant.missingWords(in: message)
-                guard missing.isEmpty else {
-                    return "mutant \(number + 1) (\(mutant.mistake)) is caught with a message that does not "
-                        + "name it (no \(missing.map { "“\($0)”" }.joined(separator: ", "))): "
-                        + "\(message.split(separator: "\n").prefix(2).joined(separator: " / "))"
-                }
-                let reason = message.split(separator: "\n").first ?? ""
-                Course.say("      caught mutant \(number + 1), \(mutant.mistake): \(reason)")
+            if let problem = try catchesMutants(of: exercise, in: stepFolder, with: &course) {
+                return problem
             }
             Course.say("      (with the code taken away: \(stubbed.split(separator: "\n").first ?? ""))")
             return nil
         }
+    }
+
+    /// Nil when the check fails with each of the exercise's mutants (made from the code as shipped, one
+    /// at a time, and taken back after) with a message that shows the mutant's words; else what is wrong.
+    static func catchesMutants(of exercise: Exercise, in stepFolder: String, with course: inout Course) throws
+        -> String?
+    {
+        let package = course.package
+        for (number, mutant) in exercise.mutants.enumerated() {
+            var originals: [URL: String] = [:]
+            for edit in mutant.edits {
+                let url = package.folder.appendingPathComponent("Sources/\(stepFolder)/\(edit.file)")
+                if originals[url] == nil { originals[url] = try String(contentsOf: url, encoding: .utf8) }
+                guard
+                    let changed = SwiftSource.replacing(
+                        edit.old, with: edit.new, occurrence: edit.occurrence, inside: edit.inside,
+                        in: try String(contentsOf: url, encoding: .utf8))
+                else {
+                    for (url, text) in originals {
+                        try text.write(to: url, atomically: true, encoding: .utf8)
+                    }
+                    return "mutant \(number + 1) (\(mutant.mistake)) does not apply: no "
+                        + "\(edit.old.debugDescription) in \(edit.inside)"
+                }
+                try changed.write(to: url, atomically: true, encoding: .utf8)
+            }
+            let caught =
+                !(try timed("\(exercise.id) mutant \(number + 1)") {
+                    try course.check(exercise, runTests: mutant.byTests)
+                })
+            for (url, text) in originals { try text.write(to: url, atomically: true, encoding: .utf8) }
+            guard caught else {
+                return "mutant \(number + 1) (\(mutant.mistake)) passes: the check cannot tell"
+            }
+            let message = course.lastFailure ?? ""
+            if mutant.shows.isEmpty {
+                return "mutant \(number + 1) (\(mutant.mistake)) does not say which words its failure "
+                    + "must show"
+            }
+            let missing = mutant.missingWords(in: message)
+            guard missing.isEmpty else {
+                return "mutant \(number + 1) (\(mutant.mistake)) is caught with a message that does not "
+                    + "name it (no \(missing.map { "“\($0)”" }.joined(separator: ", "))): "
+                    + "\(message.split(separator: "\n").prefix(2).joined(separator: " / "))"
+            }
+            let reason = message.split(separator: "\n").first ?? ""
+            Course.say("      caught mutant \(number + 1), \(mutant.mistake): \(reason)")
+        }
+        return nil
     }
 
     /// Removes the lock files SwiftPM leaves in the temporary folder for a package's build folder

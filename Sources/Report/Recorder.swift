@@ -268,6 +268,11 @@ package final class Recorder {
     }
 
     /// An operation began running on a worker thread.
+    /// A run cut at its time limit left an operation (`name`) in an app's queue, in `state`.
+    package func operationLeft(_ name: String, queue: String, state: String) {
+        event(.operationLeft(operation: name, queue: queue, state: state))
+    }
+
     package func operationStarted(_ name: String, thread: String) {
         event(.operationStart(operation: name, thread: thread))
     }

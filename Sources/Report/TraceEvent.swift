@@ -35,6 +35,9 @@ package struct TraceEvent: Sendable, Equatable {
         case diskCacheMismatch(file: String, url: String, found: String)
         case operationStart(operation: String, thread: String)
         case operationEnd(operation: String, thread: String, cancelled: Bool)
+        /// A run cut at its time limit left an operation in an app's queue: `state` is running, waiting,
+        /// or suspended (waiting on a suspended queue).
+        case operationLeft(operation: String, queue: String, state: String)
         case memoryWarning
         case memoryWarningHandled(imageBytesBefore: Int, imageBytesAfter: Int)
         case relaunch
@@ -166,6 +169,11 @@ package struct TraceEvent: Sendable, Equatable {
             return (
                 "operation_end",
                 [("operation", .text(operation)), ("thread", .text(thread)), ("cancelled", .flag(cancelled))]
+            )
+        case .operationLeft(let operation, let queue, let state):
+            return (
+                "operation_left",
+                [("operation", .text(operation)), ("queue", .text(queue)), ("state", .text(state))]
             )
         case .memoryWarning:
             return ("memory_warning", [])

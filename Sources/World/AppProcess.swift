@@ -49,6 +49,20 @@ final class AppProcess {
         completionThreads?.isBusy != true && queues.allSatisfy { $0.operationCount == 0 }
     }
 
+    /// The operations still in the app's queues, in the order the queues were made and, in each, running
+    /// ones first: each one's name, its queue's name, and whether it runs, waits, or waits on a suspended
+    /// queue.
+    var operationsLeft: [(operation: String, queue: String, state: String)] {
+        queues.flatMap { queue in
+            queue.operations.filter(\.isTraced).map { operation in
+                let state = operation.isExecuting ? "running" : queue.isSuspended ? "suspended" : "waiting"
+                return (
+                    operation.name ?? String(describing: type(of: operation)), queue.name ?? "queue", state
+                )
+            }
+        }
+    }
+
     /// Kills the launch (the next one has the next number): its waiting operations go without their blocks, which would otherwise keep the
     /// whole app alive (controller → queue → operation → completion block → controller), and its threads
     /// stop at their next blocking call.

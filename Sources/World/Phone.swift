@@ -133,6 +133,9 @@ public final class Phone {
         }
         let endTime = scheduler.now
         if !isQuiet {
+            for left in process.operationsLeft {
+                recorder.operationLeft(left.operation, queue: left.queue, state: left.state)
+            }
             mainLoop.countWorkUnderWay()
             recorder.cut(at: endTime, settleMicroseconds: GestureTimeline.settleAllowance)
         }

@@ -74,7 +74,7 @@ struct ExerciseTests {
     }
 
     @Test(
-        "The exercise table is well formed, lists what the walkthrough lists and runs, finds the code it edits, and gives each write exercise three named mutants"
+        "The exercise table is well formed, lists what the walkthrough lists and runs, finds the code it edits, and gives each write exercise five named mutants and each change exercise two"
     )
     func exerciseTable() throws {
         // Every exercise names a step folder, has hints, and an id that fits its chapter.
@@ -164,15 +164,23 @@ struct ExerciseTests {
                 }
             }
         }
-        // Every write exercise lists at least three mutants, each a named mistake.
+        // Every write exercise lists at least five mutants and every change exercise two, each a named
+        // mistake with the words its failure shows.
         do {
             for exercise in Exercises.all {
-                guard case .write = exercise.kind else { continue }
+                let fewest: Int
+                switch exercise.kind {
+                case .run: continue
+                case .change: fewest = Verify.mutantsPerChangeExercise
+                case .write: fewest = Verify.mutantsPerWriteExercise
+                }
                 #expect(
-                    exercise.mutants.count >= Verify.mutantsPerWriteExercise,
+                    exercise.mutants.count >= fewest,
                     "exercise \(exercise.id) has \(exercise.mutants.count) mutant(s)")
                 for mutant in exercise.mutants {
-                    #expect(!mutant.mistake.isEmpty && !mutant.edits.isEmpty, "exercise \(exercise.id)")
+                    #expect(
+                        !mutant.mistake.isEmpty && !mutant.edits.isEmpty && !mutant.shows.isEmpty,
+                        "exercise \(exercise.id)")
                 }
             }
         }
