@@ -49,8 +49,8 @@ enum Judge {
                 if let run = runs[spec.label], let violation = mainThreadViolation(in: run) {
                     return
                         "the main thread checker saw \(violation) on \(spec.label): the table (reloadRows, "
-                        + "cellForRow, …) may be used only from the main thread: hop there with "
-                        + "OperationQueue.main.addOperation"
+                        + "cellForRow, …) and the in-progress maps may be used only from the main thread: hop "
+                        + "there with OperationQueue.main.addOperation"
                 }
             }
         }
