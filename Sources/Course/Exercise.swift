@@ -205,6 +205,9 @@ struct Expectation: Sendable {
         case screenFilled
         /// No request started while the table was dragging or decelerating.
         case noRequestWhileScrolling
+        /// No operation of the app's queues started while the table was dragging or decelerating (the run
+        /// must be traced): both queues are suspended, the filtrations' too.
+        case noOperationStartWhileScrolling
         /// No request started on the main thread.
         case noRequestOnMainThread
         /// No poster decoded on the main thread (the run must be traced).

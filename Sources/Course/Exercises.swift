@@ -581,6 +581,9 @@ enum Exercises {
                     .noRequestWhileScrolling, on: "long-fling",
                     says: "no request should start while the table drags or decelerates"),
                 Expectation(
+                    .noOperationStartWhileScrolling, on: "long-fling",
+                    says: "no work should start while the table drags or decelerates: suspend both queues"),
+                Expectation(
                     .metric("bytes_wasted", of: "long-fling"), .atMost,
                     .baseline("bytes_wasted", of: "long-fling"), times: 1.5,
                     says: "a drag should suspend the queues (isSuspended = true), not cancel their work: a "

@@ -166,6 +166,17 @@ enum Judge {
                 }
             }
             return nil
+        case .noOperationStartWhileScrolling:
+            var scrolling = false
+            for event in run.events {
+                if event.name == "scroll_state" { scrolling = event.fields["state"] != "idle" }
+                if event.name == "operation_start" && scrolling && event.fields["thread"] != "main" {
+                    return
+                        "an \(event.fields["operation"] ?? "operation") started on \(event.fields["thread"] ?? "?") "
+                        + "while the table was scrolling"
+                }
+            }
+            return nil
         case .noRequestOnMainThread:
             let onMain = run.events.filter { $0.name == "request_start" && $0.fields["thread"] == "main" }
             return onMain.isEmpty ? nil : "\(onMain.count) request(s) started on the main thread"

@@ -54,6 +54,27 @@ struct CourseLeakAndMessageTests {
         #expect(Judge.violation(of: .noDecodeOnMainThread, in: offMain) == nil)
     }
 
+    @Test(
+        "An operation a queue's worker starts while the table scrolls breaks the invariant; one started at rest, or a main-queue block, does not"
+    )
+    func anOperationStartedWhileScrollingIsSeen() {
+        func run(_ state: String, thread: String) -> RunReport {
+            Self.run([
+                TraceLine(name: "scroll_state", fields: ["state": state]),
+                TraceLine(
+                    name: "operation_start", fields: ["operation": "ImageFiltration", "thread": thread]),
+                TraceLine(name: "scroll_state", fields: ["state": "idle"]),
+            ])
+        }
+        #expect(
+            Judge.violation(of: .noOperationStartWhileScrolling, in: run("decelerating", thread: "filter-1"))
+                == "an ImageFiltration started on filter-1 while the table was scrolling")
+        #expect(
+            Judge.violation(of: .noOperationStartWhileScrolling, in: run("dragging", thread: "main")) == nil)
+        #expect(
+            Judge.violation(of: .noOperationStartWhileScrolling, in: run("idle", thread: "filter-1")) == nil)
+    }
+
     @Test("A failing test's comment is shown on its issue's line, and the lines after it are not")
     func aTestCommentJoinsItsIssue() {
         let output = """
