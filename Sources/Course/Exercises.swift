@@ -372,6 +372,23 @@ enum Exercises {
 
             """))
 
+    /// Twenty rows on screen and a near-instant network: the one sepia filter falls behind the downloads,
+    /// and a fling leaves while filtrations (and a few downloads) wait, so the next stop cancels both
+    /// kinds of work for rows that left.
+    static let pendingAtStop = ScenarioChoice.file(
+        path: "out/pending-at-stop.scenario",
+        make: .text(
+            """
+            rows 100
+            seed 7
+            network rtt=1ms jitter=0ms bandwidth=1000MB/s connections=6 timeout=10s
+            screen height=1800 row=88 refresh=60
+            wait 0.06s
+            fling to row 60
+            wait 2s
+
+            """))
+
     static let chapter3: [Exercise] = [
         Exercise(
             id: "3.1", title: "A late completion", step: 3,
@@ -474,6 +491,7 @@ enum Exercises {
                 RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
                 RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse")),
                 RunSpec(label: "flaky", step: .this, scenario: .builtIn("flaky")),
+                RunSpec(label: "pending at a stop", step: .this, scenario: pendingAtStop),
             ],
             expectations: [
                 Expectation(
@@ -728,7 +746,12 @@ enum Exercises {
                 "Change the memory cache's totalCostLimit from 5_000_000 to 1_000_000. Predict the caches and memory.",
             commands: ["swift run Step4CacheAndPrefetch"],
             hints: ["What the memory cache drops, the disk cache still has."],
-            runs: [RunSpec(label: "course", step: .this, scenario: .builtIn("course"))],
+            runs: [
+                RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
+                RunSpec(
+                    label: "no memory cache", step: .this, scenario: .builtIn("mix-up"),
+                    options: ["--without", "memory-cache"]),
+            ],
             expectations: [
                 Expectation(
                     .metric("memory_cache_hits", of: "course"), .below,
@@ -967,6 +990,10 @@ enum Exercises {
                 RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
                 RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling")),
                 RunSpec(label: "step 3", step: .previous, scenario: .builtIn("long-fling")),
+                // Rows 13 and 15 share a poster; with a load per row, its second arrival replaces the entry.
+                RunSpec(
+                    label: "a poster stored twice", step: .this, scenario: .builtIn("mix-up"),
+                    options: ["--without", "one-load-per-url"]),
             ],
             expectations: [
                 Expectation(
@@ -1135,6 +1162,9 @@ enum Exercises {
                 RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse")),
                 RunSpec(label: "flaky", step: .this, scenario: .builtIn("flaky")),
                 RunSpec(label: "mix-up", step: .this, scenario: .builtIn("mix-up")),
+                RunSpec(
+                    label: "a load per row", step: .this, scenario: .builtIn("mix-up"),
+                    options: ["--without", "one-load-per-url"]),
             ],
             expectations: [
                 Expectation(.screenFilled, on: "slow-reuse", says: "every row should end with its poster"),
@@ -1204,6 +1234,21 @@ enum Exercises {
             ]),
     ]
 
+    /// A slow network with loads still waiting for a download slot when a fling begins: a transfer that
+    /// ends during the fling frees a slot the suspended line must not hand out.
+    static let flingWhileWaiting = ScenarioChoice.file(
+        path: "out/fling-while-waiting.scenario",
+        make: .text(
+            """
+            rows 60
+            seed 23
+            network rtt=800ms jitter=300ms bandwidth=150KB/s connections=6 timeout=15s
+            wait 1s
+            fling to row 40
+            wait 3s
+
+            """))
+
     static let chapter6: [Exercise] = [
         Exercise(
             id: "6.1", title: "Write the download slots' hand-out", step: 6,
@@ -1229,6 +1274,7 @@ enum Exercises {
             runs: [
                 RunSpec(label: "reading", step: .this, scenario: .builtIn("reading")),
                 RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling")),
+                RunSpec(label: "fling while waiting", step: .this, scenario: flingWhileWaiting),
             ],
             expectations: [
                 Expectation(.screenFilled, on: "reading", says: "every row should end with its poster"),
