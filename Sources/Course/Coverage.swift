@@ -118,11 +118,14 @@ enum Coverage {
             stale += outcome.stale
         }
         for line in stale { Course.say("FAIL  \(line)") }
-        Course.say(
-            unreached == 0 && stale.isEmpty
-                ? "\nEvery region of \(exercises.count) exercise(s) is run by its exercise's scenarios."
-                : "\n\(unreached) region(s) no scenario of its exercise runs: add a run that plays them "
-                    + "(see \"Adding an exercise\" in Walkthrough.md).")
+        if unreached == 0 && stale.isEmpty {
+            Course.say("\nEvery region of \(exercises.count) exercise(s) is run by its exercise's scenarios.")
+        }
+        if unreached > 0 {
+            Course.say(
+                "\n\(unreached) region(s) no scenario of its exercise runs: add a run that plays them (see "
+                    + "\"Adding an exercise\" in Walkthrough.md).")
+        }
         return unreached == 0 && stale.isEmpty
     }
 
