@@ -91,6 +91,22 @@ enum Exercises {
 
     // MARK: Chapter 2
 
+    /// Forty rows under every kind of fault: truncated and corrupt bodies (a 200 whose decode fails),
+    /// timeouts, refused connections, 500s and the catalog's 404s, so each way a download fails runs.
+    static let faultyNetwork = ScenarioChoice.file(
+        path: "out/faults.scenario",
+        make: .text(
+            """
+            rows 40
+            seed 7
+            network rtt=120ms jitter=30ms bandwidth=1000KB/s connections=6 timeout=3s
+            faults truncated=10% corrupt=20% timeout=10% refused=5% server-error=5%
+            wait 3s
+            drag to row 8 over 1s
+            wait 4s
+
+            """))
+
     static let chapter2: [Exercise] = [
         Exercise(
             id: "2.1", title: "More workers", step: 2, kind: .run,
@@ -199,6 +215,7 @@ enum Exercises {
             runs: [
                 RunSpec(label: "course", step: .this, scenario: .builtIn("course"), traced: true),
                 RunSpec(label: "step 1", step: .previous, scenario: .builtIn("course")),
+                RunSpec(label: "faults", step: .this, scenario: faultyNetwork),
             ],
             expectations: [
                 Expectation(
@@ -1064,6 +1081,7 @@ enum Exercises {
                     label: "again", step: .this, scenario: .builtIn("relaunch"),
                     options: ["--cache-dir", "{cache}"]
                 ),
+                RunSpec(label: "colliding names", step: .this, scenario: collidingNames),
             ],
             expectations: [
                 Expectation(.noWrongImage, on: "relaunch", says: "no cell should show another row's poster"),
@@ -1128,6 +1146,33 @@ enum Exercises {
             wait 3s
             drag to row 20 over 1s
             wait 5s
+
+            """))
+
+    /// Rows 3 and 230, and rows 27 and 182: URLs whose hashes share their first three hex digits, all
+    /// loaded, then loaded again after a relaunch, so a name cut short makes two posters share a file and
+    /// the relaunch download again.
+    static let collidingNames = ScenarioChoice.file(
+        path: "out/colliding-names.scenario",
+        make: .text(
+            """
+            rows 240
+            seed 7
+            wait 3s
+            drag to row 24 over 1s
+            wait 3s
+            fling to row 178
+            wait 3s
+            fling to row 228
+            wait 3s
+            relaunch
+            wait 3s
+            drag to row 24 over 1s
+            wait 3s
+            fling to row 178
+            wait 3s
+            fling to row 228
+            wait 3s
 
             """))
 
