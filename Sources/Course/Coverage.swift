@@ -30,6 +30,7 @@ enum Coverage {
         var key: String { "\(exercise) \(line) #\(occurrence)" }
     }
 
+    /// The regions of the exercises' code no scenario can make run, each with the reason.
     static let unreachable: [Unreachable] = [
         Unreachable(exercise: "2.2", line: "if isCancelled {", why: nothingCancelsInStep2),
         Unreachable(exercise: "2.2", line: "if isCancelled {", occurrence: 2, why: nothingCancelsInStep2),
@@ -50,7 +51,8 @@ enum Coverage {
                 + "only at a blocking call, so nothing cancels between the two"),
     ]
 
-    static let nothingCancelsInStep2 = "nothing in step 2 cancels an operation (exercise 2.2 shows it)"
+    private static let nothingCancelsInStep2 =
+        "nothing in step 2 cancels an operation (exercise 2.2 shows it)"
 
     /// The entry of `unreachable` for a region starting on line `number` of a span's file.
     static func known(exercise: String, line number: Int, of lines: [String], span: Span) -> Unreachable? {
