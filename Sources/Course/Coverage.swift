@@ -98,6 +98,13 @@ enum Coverage {
         guard !exercises.isEmpty else {
             CourseCommand.fail("no write or change exercise's id starts with '\(prefix)'", code: 2)
         }
+        // The reference solution is the code as shipped: an exercise started here holds a student's code.
+        let started = Set(Progress(package: package.folder).exercisesWithOriginals)
+        if let id = exercises.map(\.id).first(where: started.contains) {
+            CourseCommand.fail(
+                "exercise \(id) is started here, so its code is not the code as shipped: "
+                    + "`swift run Course reset --all` first", code: 2)
+        }
         let tools = try Tools.find()
         var built: [String: URL] = [:]
         var unreached = 0
