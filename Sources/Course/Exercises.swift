@@ -91,6 +91,22 @@ enum Exercises {
 
     // MARK: Chapter 2
 
+    /// Forty rows under every kind of fault: truncated and corrupt bodies (a 200 whose decode fails),
+    /// timeouts, refused connections, 500s and the catalog's 404s, so each way a download fails runs.
+    static let faultyNetwork = ScenarioChoice.file(
+        path: "out/faults.scenario",
+        make: .text(
+            """
+            rows 40
+            seed 7
+            network rtt=120ms jitter=30ms bandwidth=1000KB/s connections=6 timeout=3s
+            faults truncated=10% corrupt=20% timeout=10% refused=5% server-error=5%
+            wait 3s
+            drag to row 8 over 1s
+            wait 4s
+
+            """))
+
     static let chapter2: [Exercise] = [
         Exercise(
             id: "2.1", title: "More workers", step: 2, kind: .run,
@@ -199,6 +215,7 @@ enum Exercises {
             runs: [
                 RunSpec(label: "course", step: .this, scenario: .builtIn("course"), traced: true),
                 RunSpec(label: "step 1", step: .previous, scenario: .builtIn("course")),
+                RunSpec(label: "faults", step: .this, scenario: faultyNetwork),
             ],
             expectations: [
                 Expectation(
@@ -372,6 +389,23 @@ enum Exercises {
 
             """))
 
+    /// Twenty rows on screen and a near-instant network: the one sepia filter falls behind the downloads,
+    /// and a fling leaves while filtrations (and a few downloads) wait, so the next stop cancels both
+    /// kinds of work for rows that left.
+    static let pendingAtStop = ScenarioChoice.file(
+        path: "out/pending-at-stop.scenario",
+        make: .text(
+            """
+            rows 100
+            seed 7
+            network rtt=1ms jitter=0ms bandwidth=1000MB/s connections=6 timeout=10s
+            screen height=1800 row=88 refresh=60
+            wait 0.06s
+            fling to row 60
+            wait 2s
+
+            """))
+
     static let chapter3: [Exercise] = [
         Exercise(
             id: "3.1", title: "A late completion", step: 3,
@@ -474,6 +508,7 @@ enum Exercises {
                 RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
                 RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse")),
                 RunSpec(label: "flaky", step: .this, scenario: .builtIn("flaky")),
+                RunSpec(label: "pending at a stop", step: .this, scenario: pendingAtStop),
             ],
             expectations: [
                 Expectation(
@@ -731,7 +766,12 @@ enum Exercises {
                 "Change the memory cache's totalCostLimit from 5_000_000 to 1_000_000. Predict the caches and memory.",
             commands: ["swift run Step4CacheAndPrefetch"],
             hints: ["What the memory cache drops, the disk cache still has."],
-            runs: [RunSpec(label: "course", step: .this, scenario: .builtIn("course"))],
+            runs: [
+                RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
+                RunSpec(
+                    label: "no memory cache", step: .this, scenario: .builtIn("mix-up"),
+                    options: ["--without", "memory-cache"]),
+            ],
             expectations: [
                 Expectation(
                     .metric("memory_cache_hits", of: "course"), .below,
@@ -970,6 +1010,10 @@ enum Exercises {
                 RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
                 RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling")),
                 RunSpec(label: "step 3", step: .previous, scenario: .builtIn("long-fling")),
+                // Rows 13 and 15 share a poster; with a load per row, its second arrival replaces the entry.
+                RunSpec(
+                    label: "a poster stored twice", step: .this, scenario: .builtIn("mix-up"),
+                    options: ["--without", "one-load-per-url"]),
             ],
             expectations: [
                 Expectation(
@@ -1040,6 +1084,7 @@ enum Exercises {
                     label: "again", step: .this, scenario: .builtIn("relaunch"),
                     options: ["--cache-dir", "{cache}"]
                 ),
+                RunSpec(label: "colliding names", step: .this, scenario: collidingNames),
             ],
             expectations: [
                 Expectation(.noWrongImage, on: "relaunch", says: "no cell should show another row's poster"),
@@ -1107,6 +1152,33 @@ enum Exercises {
 
             """))
 
+    /// Rows 3 and 230, and rows 27 and 182: URLs whose hashes share their first three hex digits, all
+    /// loaded, then loaded again after a relaunch, so a name cut short makes two posters share a file and
+    /// the relaunch download again.
+    static let collidingNames = ScenarioChoice.file(
+        path: "out/colliding-names.scenario",
+        make: .text(
+            """
+            rows 240
+            seed 7
+            wait 3s
+            drag to row 24 over 1s
+            wait 3s
+            fling to row 178
+            wait 3s
+            fling to row 228
+            wait 3s
+            relaunch
+            wait 3s
+            drag to row 24 over 1s
+            wait 3s
+            fling to row 178
+            wait 3s
+            fling to row 228
+            wait 3s
+
+            """))
+
     // MARK: Chapter 5
 
     static let chapter5: [Exercise] = [
@@ -1138,6 +1210,9 @@ enum Exercises {
                 RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse")),
                 RunSpec(label: "flaky", step: .this, scenario: .builtIn("flaky")),
                 RunSpec(label: "mix-up", step: .this, scenario: .builtIn("mix-up")),
+                RunSpec(
+                    label: "a load per row", step: .this, scenario: .builtIn("mix-up"),
+                    options: ["--without", "one-load-per-url"]),
             ],
             expectations: [
                 Expectation(.screenFilled, on: "slow-reuse", says: "every row should end with its poster"),
@@ -1207,6 +1282,21 @@ enum Exercises {
             ]),
     ]
 
+    /// A slow network with loads still waiting for a download slot when a fling begins: a transfer that
+    /// ends during the fling frees a slot the suspended line must not hand out.
+    static let flingWhileWaiting = ScenarioChoice.file(
+        path: "out/fling-while-waiting.scenario",
+        make: .text(
+            """
+            rows 60
+            seed 23
+            network rtt=800ms jitter=300ms bandwidth=150KB/s connections=6 timeout=15s
+            wait 1s
+            fling to row 40
+            wait 3s
+
+            """))
+
     static let chapter6: [Exercise] = [
         Exercise(
             id: "6.1", title: "Write the download slots' hand-out", step: 6,
@@ -1232,6 +1322,7 @@ enum Exercises {
             runs: [
                 RunSpec(label: "reading", step: .this, scenario: .builtIn("reading")),
                 RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling")),
+                RunSpec(label: "fling while waiting", step: .this, scenario: flingWhileWaiting),
             ],
             expectations: [
                 Expectation(.screenFilled, on: "reading", says: "every row should end with its poster"),

@@ -15,6 +15,8 @@ let usage = """
       watch [ID]    check now and again every time you save, until Ctrl-C
       verify [ID]   for teachers and CI: prove every exercise (or those whose id starts with ID) judges
                     as it should, in a scratch copy (--here: in this folder, for a copy made to be thrown away)
+      coverage [ID] for teachers and CI: which code regions of each write and change exercise (or those
+                    whose id starts with ID) its scenarios run, built with coverage in .build/coverage
 
     Without ID, check, hint, reset and watch take the exercise you started last.
     Progress is kept in .course/ (ignored by git).
@@ -64,6 +66,7 @@ enum CourseCommand {
                 let here = arguments.contains("--here")
                 let prefix = arguments.dropFirst().first { $0 != "--here" } ?? ""
                 exit(try Verify.run(prefix: prefix, from: package, here: here) ? 0 : 1)
+            case "coverage": exit(try Coverage.run(prefix: id ?? "", package: package) ? 0 : 1)
             default: fail("unknown command '\(command)'. Try: swift run Course --help", code: 2)
             }
         } catch {
