@@ -1085,6 +1085,7 @@ enum Exercises {
                     options: ["--cache-dir", "{cache}"]
                 ),
                 RunSpec(label: "colliding names", step: .this, scenario: collidingNames),
+                RunSpec(label: "repeated rows", step: .this, scenario: repeatedRows),
             ],
             expectations: [
                 Expectation(.noWrongImage, on: "relaunch", says: "no cell should show another row's poster"),
@@ -1106,6 +1107,11 @@ enum Exercises {
                     .metric("requests_started", of: "relaunch"), .atMost,
                     .baseline("requests_started", of: "relaunch"),
                     says: "no poster should be downloaded again because its file was another's"),
+                Expectation(
+                    .metric("disk_cache_hits", of: "repeated rows"), .atLeast,
+                    .baseline("disk_cache_hits", of: "repeated rows"),
+                    says: "a repeated row's address differs from its original's only by ?copy=1: the name "
+                        + "must hash the whole URL, its query too, or the relaunch finds the wrong file"),
             ],
             tests: "DiskCacheDamageTests|stepFourRelaunchesFromDisk",
             mutants: [
@@ -1149,6 +1155,24 @@ enum Exercises {
             wait 3s
             drag to row 20 over 1s
             wait 5s
+
+            """))
+
+    /// The first screen, then the same posters' repeats past the catalog's end (the same addresses with
+    /// `?copy=1`), then a relaunch back at the top: a name that leaves the query out makes each repeat
+    /// take its original's file, so the relaunch downloads the first screen again.
+    static let repeatedRows = ScenarioChoice.file(
+        path: "out/repeated-rows.scenario",
+        make: .text(
+            """
+            rows 500
+            seed 7
+            network rtt=60ms jitter=10ms bandwidth=2000KB/s connections=6 timeout=10s
+            wait 1.5s
+            fling to row 238
+            wait 1.5s
+            relaunch
+            wait 1.5s
 
             """))
 
