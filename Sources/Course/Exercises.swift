@@ -610,6 +610,7 @@ enum Exercises {
                 RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling"), traced: true),
                 RunSpec(label: "step 2", step: .previous, scenario: .builtIn("long-fling")),
                 RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
+                RunSpec(label: "pending at a stop", step: .this, scenario: pendingAtStop, traced: true),
             ],
             expectations: [
                 Expectation(
@@ -618,6 +619,10 @@ enum Exercises {
                 Expectation(
                     .noOperationStartWhileScrolling, on: "long-fling",
                     says: "no work should start while the table drags or decelerates: suspend both queues"),
+                Expectation(
+                    .noOperationStartWhileScrolling, on: "pending at a stop",
+                    says: "no work should start while the table drags or decelerates: suspend both queues, "
+                        + "the filtration queue too"),
                 Expectation(
                     .metric("bytes_wasted", of: "long-fling"), .atMost,
                     .baseline("bytes_wasted", of: "long-fling"), times: 1.5,
