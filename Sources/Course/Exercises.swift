@@ -540,6 +540,11 @@ enum Exercises {
                     .metric("requests_started", of: "slow-reuse"), .atMost,
                     .baseline("requests_started", of: "slow-reuse"),
                     says: "work for rows that left the screen should be cancelled, not left to run"),
+                Expectation(
+                    .metric("operations_cancelled", of: "pending at a stop"), .atLeast,
+                    .baseline("operations_cancelled", of: "pending at a stop"),
+                    says: "every operation of a row that left the screen should be cancelled, its filtration "
+                        + "as well as its download"),
             ],
             mutants: [
                 Mutant(
