@@ -406,6 +406,25 @@ enum Exercises {
 
             """))
 
+    /// A revisit on a slow network: the table stops, moves on before the stop's posters arrive (their
+    /// downloads are cancelled while under way), then comes back and waits long enough for every poster.
+    static let revisit = ScenarioChoice.file(
+        path: "out/revisit.scenario",
+        make: .text(
+            """
+            rows 60
+            seed 29
+            network rtt=700ms jitter=100ms bandwidth=300KB/s connections=6 timeout=15s
+            wait 4s
+            drag to row 8 over 1s
+            wait 0.6s
+            drag to row 24 over 0.4s
+            wait 1s
+            drag to row 8 over 0.6s
+            wait 10s
+
+            """))
+
     static let chapter3: [Exercise] = [
         Exercise(
             id: "3.1", title: "A late completion", step: 3,
@@ -692,6 +711,7 @@ enum Exercises {
                 RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"), traced: true),
                 RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
                 RunSpec(label: "corrupt bodies", step: .this, scenario: corruptBodies),
+                RunSpec(label: "revisit", step: .this, scenario: revisit),
             ],
             expectations: [
                 Expectation(.screenFilled, on: "course", says: "every row should end with its poster"),
@@ -700,6 +720,10 @@ enum Exercises {
                     says:
                         "a row whose poster does not decode should show Image.failed, not a placeholder that "
                         + "looks still loading"),
+                Expectation(
+                    .screenFilled, on: "revisit",
+                    says: "a row whose download was cancelled while under way should load again when it "
+                        + "comes back: is a cancelled download recorded as a failure?"),
                 Expectation(
                     .noDecodeAfterCancel, on: "slow-reuse",
                     says: "a download cancelled while under way should not be decoded"),
@@ -725,6 +749,16 @@ enum Exercises {
                             old: "        if isCancelled {\n            return\n        }\n", new: "",
                             occurrence: 2)
                     ], shows: ["should not be decoded"]),
+                Mutant(
+                    "a download cancelled while under way recorded as a failure",
+                    [
+                        Edit(
+                            file: "ImageDownloader.swift", inside: "func main",
+                            old: "        if isCancelled {\n            return\n",
+                            new:
+                                "        if isCancelled {\n            movieRecord.state = .failed\n            return\n",
+                            occurrence: 2)
+                    ], shows: ["cancelled download recorded as a failure"]),
                 Mutant(
                     "the second check after the decode, not before it",
                     [
@@ -1264,6 +1298,7 @@ enum Exercises {
                     .finalScreenAsShipped, on: "flaky",
                     says: "a row whose load failed should try again at the next stop: is the load forgotten?"),
             ],
+            tests: "Step5ImageLoaderTests",
             mutants: [
                 Mutant(
                     "every row starts its own load", file: "ImageLoader.swift", inside: "func image",
@@ -1285,6 +1320,11 @@ enum Exercises {
                     "a new load never written back to loadsInProgress", file: "ImageLoader.swift",
                     inside: "func image", "        loadsInProgress[url] = load\n", "",
                     shows: ["every row that joins counted"]),
+                Mutant(
+                    "the end of a wait forgets whatever load is listed", file: "ImageLoader.swift",
+                    inside: "func image",
+                    "if loadsInProgress[url]?.number == load.number { loadsInProgress[url] = nil }",
+                    "loadsInProgress[url] = nil", byTests: true, shows: ["no longer the one it waited for"]),
             ]),
         Exercise(
             id: "5.2", title: "Without cancel on reuse", step: 5, kind: .run,
