@@ -208,6 +208,10 @@ struct Expectation: Sendable {
         /// No operation of the app's queues started while the table was dragging or decelerating (the run
         /// must be traced): both queues are suspended, the filtrations' too.
         case noOperationStartWhileScrolling
+        /// No operation cancelled by the thread that handed it to a worker, in the same turn (the run must
+        /// be traced): on real threads the worker may already run it, so a stop cancels the rows that left
+        /// before it resumes the queues.
+        case noCancelAsHandedOut
         /// No request started on the main thread.
         case noRequestOnMainThread
         /// No poster decoded on the main thread (the run must be traced).

@@ -648,6 +648,14 @@ enum Exercises {
                     says: "no work should start while the table drags or decelerates: suspend both queues, "
                         + "the filtration queue too"),
                 Expectation(
+                    .noCancelAsHandedOut, on: "long-fling",
+                    says: "when the table stops, load the visible rows (which cancels the rows that left) "
+                        + "before resuming the queues"),
+                Expectation(
+                    .noCancelAsHandedOut, on: "pending at a stop",
+                    says: "when the table stops, load the visible rows (which cancels the rows that left) "
+                        + "before resuming the queues"),
+                Expectation(
                     .metric("bytes_wasted", of: "long-fling"), .atMost,
                     .baseline("bytes_wasted", of: "long-fling"), times: 1.5,
                     says: "a drag should suspend the queues (isSuspended = true), not cancel their work: a "
@@ -689,6 +697,12 @@ enum Exercises {
                     "the queues' work cancelled instead of suspended", file: "ListViewController.swift",
                     inside: "func suspendAllOperations", "movieOperations.downloadQueue.isSuspended = true",
                     "movieOperations.downloadQueue.cancelAllOperations()", shows: ["suspend"]),
+                Mutant(
+                    "the queues resumed before the visible rows are loaded",
+                    file: "ListViewController.swift", inside: "func scrollViewDidEndDecelerating",
+                    "        loadImagesForOnscreenCells()\n        resumeAllOperations()\n",
+                    "        resumeAllOperations()\n        loadImagesForOnscreenCells()\n",
+                    shows: ["before resuming the queues"]),
                 Mutant(
                     "the queues resumed after a deceleration without loading the visible rows",
                     file: "ListViewController.swift", inside: "func scrollViewDidEndDecelerating",

@@ -177,6 +177,12 @@ enum Judge {
                 }
             }
             return nil
+        case .noCancelAsHandedOut:
+            guard let race = run.events.first(where: { $0.name == "operation_cancel_race" }) else {
+                return nil
+            }
+            return "an \(race.fields["operation"] ?? "operation") was handed to a worker and cancelled on "
+                + "\(race.fields["thread"] ?? "?") in the same turn: on real threads it may already be running"
         case .noRequestOnMainThread:
             let onMain = run.events.filter { $0.name == "request_start" && $0.fields["thread"] == "main" }
             return onMain.isEmpty ? nil : "\(onMain.count) request(s) started on the main thread"

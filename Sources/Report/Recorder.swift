@@ -150,6 +150,10 @@ package final class Recorder {
     package func operationCancelled(_ operation: Operation) {
         guard isLive else { return }
         metrics.operationsCancelled += 1
+        if operation.wasCancelledAsHandedOut, let thread = SimulatedThread.current {
+            let name = operation.name ?? String(describing: type(of: operation))
+            event(.operationCancelledAsHandedOut(operation: name, thread: thread.name))
+        }
     }
 
     /// A disk write finished.

@@ -38,6 +38,9 @@ package struct TraceEvent: Sendable, Equatable {
         /// A run cut at its time limit left an operation in an app's queue: `state` is running, waiting,
         /// or suspended (waiting on a suspended queue).
         case operationLeft(operation: String, queue: String, state: String)
+        /// The thread that handed an operation to a worker cancelled it in the same turn (as when a queue
+        /// is resumed before the rows that left are cancelled): on real threads the worker may have begun.
+        case operationCancelledAsHandedOut(operation: String, thread: String)
         case memoryWarning
         case memoryWarningHandled(imageBytesBefore: Int, imageBytesAfter: Int)
         case relaunch
@@ -175,6 +178,8 @@ package struct TraceEvent: Sendable, Equatable {
                 "operation_left",
                 [("operation", .text(operation)), ("queue", .text(queue)), ("state", .text(state))]
             )
+        case .operationCancelledAsHandedOut(let operation, let thread):
+            return ("operation_cancel_race", [("operation", .text(operation)), ("thread", .text(thread))])
         case .memoryWarning:
             return ("memory_warning", [])
         case .memoryWarningHandled(let before, let after):

@@ -45,6 +45,11 @@ open class Operation: @unchecked Sendable {
     weak var queue: OperationQueue?
     /// Order of addition, the tie-breaker among equal priorities.
     var additionOrder: UInt64 = 0
+    /// The thread whose turn handed the operation to a worker, and that turn's number.
+    var handedOut: (thread: ObjectIdentifier, turn: UInt64)?
+    /// Whether the thread that handed the operation to a worker cancelled it in the same turn, before the
+    /// worker could begin: a race on real threads, where the worker may already be running `main()`.
+    package private(set) var wasCancelledAsHandedOut = false
 
     public init() {}
 
@@ -76,6 +81,9 @@ open class Operation: @unchecked Sendable {
     open func cancel() {
         guard !isCancelled, !isFinished else { return }
         isCancelled = true
+        if let handedOut, !isExecuting, let thread = SimulatedThread.current {
+            wasCancelledAsHandedOut = handedOut == (ObjectIdentifier(thread), thread.turns)
+        }
         let handlers = cancellationHandlers
         cancellationHandlers = []
         for handler in handlers { handler() }

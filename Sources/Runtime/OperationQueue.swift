@@ -135,6 +135,9 @@ public final class OperationQueue: @unchecked Sendable {
             guard let best else { return }
             let operation = waiting.remove(at: best)
             running.append(operation)
+            if let thread = SimulatedThread.current {
+                operation.handedOut = (ObjectIdentifier(thread), thread.turns)
+            }
             idleWorker().assign(operation)
         }
     }

@@ -31,6 +31,9 @@ public final class SimulatedThread: @unchecked Sendable {
     package var runningOperation: Operation?
     /// The device whose app this thread belongs to, handed over when the device starts the thread.
     package var host: (any AppHost)?
+    /// How many times the thread has given the baton back: code between two such moments is one turn, which
+    /// no other thread can interleave with.
+    package private(set) var turns: UInt64 = 0
 
     init(scheduler: Scheduler, name: String, number: Int) {
         self.scheduler = scheduler
@@ -148,6 +151,7 @@ public final class SimulatedThread: @unchecked Sendable {
     }
 
     private func yieldBaton() {
+        turns &+= 1
         scheduler.returnBaton()
         baton.wait()
     }

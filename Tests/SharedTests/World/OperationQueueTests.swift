@@ -147,6 +147,47 @@ extension WorldTests {
         #expect(starts == [resume.time, resume.time + 10_000, resume.time + 20_000])
     }
 
+    /// How the main thread's turn orders a queue's resumption and an operation's cancellation.
+    enum CancelOrder: String, CaseIterable, Sendable {
+        /// Resumed, then cancelled in the same turn: a worker was handed it, and may have begun.
+        case resumeThenCancel = "resumed, then cancelled in the same turn"
+        /// Cancelled while the queue was suspended, then resumed.
+        case cancelThenResume = "cancelled, then resumed"
+        /// Resumed, and cancelled in a later turn, once the worker had begun it.
+        case cancelInALaterTurn = "resumed, and cancelled in a later turn"
+    }
+
+    @Test(
+        "Cancelling an operation in the turn that handed it to a worker is traced as a race, and only then",
+        arguments: CancelOrder.allCases)
+    func cancelAsHandedOut(_ order: CancelOrder) throws {
+        let log = Log()
+        let result = try play(Self.still) {
+            let app = ScriptApp(log: log)
+            app.onLoad = { _ in
+                let held = OperationQueue()
+                held.isSuspended = true
+                let operation = SleepOperation(log: log, label: "A", duration: 100_000)
+                held.addOperation(operation)
+                switch order {
+                case .resumeThenCancel:
+                    held.isSuspended = false
+                    operation.cancel()
+                case .cancelThenResume:
+                    operation.cancel()
+                    held.isSuspended = false
+                case .cancelInALaterTurn:
+                    held.isSuspended = false
+                    OperationQueue.main.addOperation { operation.cancel() }
+                }
+            }
+            return app
+        }
+        let races = result.events("operation_cancel_race")
+        #expect(races.count == (order == .resumeThenCancel ? 1 : 0), "\(order.rawValue)")
+        #expect(result.metrics.operationsCancelled == 1)
+    }
+
     @Test("A queue starts ready operations by queuePriority: higher first, first-added first among equals")
     func queuePriority() throws {
         let log = Log()
