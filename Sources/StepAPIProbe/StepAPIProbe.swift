@@ -22,7 +22,8 @@ final class ProbeCell: TableViewCell {
 /// A step's screen: every method of `TableViewController` it may override, and what its table offers.
 final class ProbeViewController: TableViewController, @unchecked Sendable {
     @MainThreadOnly("probeState") var probeState: [IndexPath: Operation] = [:]
-    lazy var movies: [Movie] = phone.movies
+    lazy var device: Phone = phone
+    lazy var movies: [Movie] = device.movies
 
     override func viewDidLoad() {
         tableView.register(ProbeCell.self, forCellReuseIdentifier: "Cell")
@@ -109,6 +110,7 @@ final class ProbeOperation: Operation, @unchecked Sendable {
 func probeQueues(_ url: URL) {
     let queue = OperationQueue()
     queue.name = "Probe queue"
+    queue.maxConcurrentOperationCount = OperationQueue.defaultMaxConcurrentOperationCount
     queue.maxConcurrentOperationCount = 1
     queue.isSuspended = false
     let first = ProbeOperation(url: url)
