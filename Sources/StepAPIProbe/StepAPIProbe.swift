@@ -1,8 +1,9 @@
 import Shared
 
-// Every name a step may use, used once, as a step uses it: it compiles in this package, against the
-// simulator's `Shared`, and in Live, against the live twins (`Live/Sources/StepAPIProbe` links this folder),
-// so a name or a signature one side lacks fails a build before a step needs it. Nothing here runs.
+// The step API, each name used once as a step uses it: what the steps use and what else both `Shared`s offer
+// a step. It compiles in this package, against the simulator's `Shared` (and, in `Scripts/check-public-api`,
+// against its public API only), and in Live, against the live twins (`Live/Sources/StepAPIProbe` links this
+// folder), so a name or a signature one side lacks fails a build before a step needs it. Nothing here runs.
 
 /// A step's cell: `TableViewCell`, its views and the spinner.
 final class ProbeCell: TableViewCell {
