@@ -61,6 +61,8 @@ let package = Package(
         + steps.map { .executableTarget(name: $0, dependencies: usesShared) }
         + [
             .target(name: "Spawn"),
+            // Every name a step may use, compiled here and in Live (Sources/StepAPIProbe).
+            .target(name: "StepAPIProbe", dependencies: usesShared),
             .executableTarget(name: "Compare", dependencies: usesShared + ["Spawn"]),
             .executableTarget(name: "Course", dependencies: usesShared + ["Spawn"]),
             .target(name: "TestSupport", dependencies: ["Report"], path: "Tests/TestSupport"),

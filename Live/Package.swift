@@ -31,6 +31,8 @@ let package = Package(
         .library(name: "LiveTerminal", targets: ["LiveTerminal"]),
     ] + liveSteps.map { .executable(name: $0, targets: [$0]) },
     targets: liveSteps.map { .executableTarget(name: $0, dependencies: ["Shared"]) } + [
+        // Every name a step may use, as in the workbook's package: the live twins must offer each.
+        .target(name: "StepAPIProbe", dependencies: ["Shared"]),
         .target(name: "Imaging"),
         .target(name: "Files"),
         .target(name: "Text", dependencies: ["Imaging"]),

@@ -33,7 +33,9 @@ public enum Instruments {
         recorder?.diskCacheMismatch(file: file, url: requested, found: found)
     }
 
-    private static var recorder: Recorder? { (SimulatedThread.currentHost as? any RecordingHost)?.recorder }
+    private static var recorder: Recorder? {
+        SimulatedThread.currentHost(as: (any RecordingHost).self)?.recorder
+    }
 }
 
 /// A host whose instruments report to a recorder (the phone is one).

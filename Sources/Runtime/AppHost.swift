@@ -25,8 +25,3 @@ package protocol AppHost: AnyObject {
     /// Records that a queue's worker finished an operation.
     func operationFinished(_ name: String, thread: String, cancelled: Bool)
 }
-
-extension SimulatedThread {
-    /// The host of the app whose simulated thread calls this (nil outside an app).
-    package static var currentHost: (any AppHost)? { current?.host }
-}

@@ -40,7 +40,7 @@ package typealias DecodedPicture = (width: Int, height: Int, png: PNGBytes, down
 
 extension SimulatedThread {
     /// The device whose simulated thread calls this, if it draws a screen.
-    static var uiKitHost: (any UIKitHost)? { currentHost as? any UIKitHost }
+    static var uiKitHost: (any UIKitHost)? { currentHost(as: (any UIKitHost).self) }
 }
 
 /// Counts the bytes of decoded images the app holds (in records, caches and cells) and their peak.

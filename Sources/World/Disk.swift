@@ -14,7 +14,7 @@ import Runtime
 public final class Disk {
     /// The disk of the phone whose simulated thread calls this.
     public static var shared: Disk {
-        guard let host = SimulatedThread.currentHost as? any WorldHost else {
+        guard let host = SimulatedThread.currentHost(as: (any WorldHost).self) else {
             preconditionFailure("Disk.shared is only available on a simulated thread of a Phone.")
         }
         return host.disk

@@ -19,7 +19,7 @@ import Values
 public final class Network {
     /// The network of the phone whose simulated thread calls this.
     public static var shared: Network {
-        guard let host = SimulatedThread.currentHost as? any WorldHost else {
+        guard let host = SimulatedThread.currentHost(as: (any WorldHost).self) else {
             preconditionFailure("Network.shared is only available on a simulated thread of a Phone.")
         }
         return host.network

@@ -83,7 +83,7 @@ extension Phone: AppHost, RecordingHost, UIKitHost, WorldHost {
 extension TableViewController {
     /// The phone the app runs on: its movies, network and disk.
     public var phone: Phone {
-        guard let phone = host as? Phone else {
+        guard let phone = host.device(as: Phone.self) else {
             preconditionFailure("A TableViewController runs on a phone.")
         }
         return phone

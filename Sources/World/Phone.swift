@@ -13,7 +13,7 @@ import UI
 public final class Phone {
     /// The phone whose simulated thread calls this (nil outside the simulation), for tests; the layers and
     /// the app reach their device as the thread's injected host (`SimulatedThread.host`) instead.
-    package static var current: Phone? { SimulatedThread.currentHost as? Phone }
+    package static var current: Phone? { SimulatedThread.currentHost(as: Phone.self) }
 
     package let scenario: Scenario
     /// The seed of every random choice.
