@@ -1,6 +1,9 @@
-/// A cell a table keeps for reuse under its identifier.
+/// A cell a table makes for a reuse identifier and keeps for reuse under it.
 package protocol ReusableCell: AnyObject {
+    init(reuseIdentifier: String)
     var reuseIdentifier: String { get }
+    /// Called just before the table hands the cell out for another row.
+    func prepareForReuse()
 }
 
 /// A row's address, as a table's controller takes it (`IndexPath`).
@@ -85,6 +88,7 @@ package final class TableRows<Controller: TableController> {
     /// Visible cells by row.
     package private(set) var visibleCells: [Int: Cell] = [:]
     private var reusePool: [String: [Cell]] = [:]
+    private var registeredClasses: [String: Cell.Type] = [:]
     private var reportedRange: ClosedRange<Int>?
     private var prefetchWindow = PrefetchWindow()
     private var lastScrollDirection = 1.0
@@ -97,9 +101,19 @@ package final class TableRows<Controller: TableController> {
         self.viewportHeight = viewportHeight
     }
 
-    /// A cell from the reuse pool for `identifier`, if it has one.
-    package func reusableCell(withIdentifier identifier: String) -> Cell? {
-        reusePool[identifier]?.popLast()
+    /// Registers the cell class to make for a reuse identifier.
+    package func register(_ cellClass: Cell.Type, forCellReuseIdentifier identifier: String) {
+        registeredClasses[identifier] = cellClass
+    }
+
+    /// A cell for `identifier`: a reused one (after `prepareForReuse()`) if the pool has one, else a new
+    /// one of the registered class (the cell class itself if none is).
+    package func dequeueReusableCell(withIdentifier identifier: String) -> Cell {
+        if let cell = reusePool[identifier]?.popLast() {
+            cell.prepareForReuse()
+            return cell
+        }
+        return (registeredClasses[identifier] ?? Cell.self).init(reuseIdentifier: identifier)
     }
 
     /// The rows on screen at an offset.

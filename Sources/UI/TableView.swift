@@ -37,7 +37,6 @@ public final class TableView {
     package var visibleCells: [Int: TableViewCell] { rows.visibleCells }
     /// The rows, their cells and the reuse pool.
     private let rows: TableRows<TableViewController>
-    private var registeredClasses: [String: TableViewCell.Type] = [:]
 
     init(host: any UIKitHost) {
         self.host = host
@@ -46,19 +45,14 @@ public final class TableView {
 
     /// Registers the cell class to make for a reuse identifier.
     public func register(_ cellClass: TableViewCell.Type, forCellReuseIdentifier identifier: String) {
-        registeredClasses[identifier] = cellClass
+        rows.register(cellClass, forCellReuseIdentifier: identifier)
     }
 
     /// A cell for a row: a reused one (after `prepareForReuse()`) if the pool has one, else a new one.
     public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: IndexPath)
         -> TableViewCell
     {
-        if let cell = rows.reusableCell(withIdentifier: identifier) {
-            cell.prepareForReuse()
-            return cell
-        }
-        let cellClass = registeredClasses[identifier] ?? TableViewCell.self
-        return cellClass.init(reuseIdentifier: identifier)
+        rows.dequeueReusableCell(withIdentifier: identifier)
     }
 
     /// The index paths of the rows on screen, top to bottom. As UIKit's, it lays the rows out first if

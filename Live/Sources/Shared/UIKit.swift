@@ -159,25 +159,20 @@ public final class TableView {
     var visibleCells: [Int: TableViewCell] { rows.visibleCells }
     /// The rows, their cells and the reuse pool.
     private let rows: TableRows<TableViewController>
-    private var cellClasses: [String: TableViewCell.Type] = [:]
 
     init(screen: LiveScreen) {
         rows = TableRows(rowHeight: screen.rowHeight, viewportHeight: screen.height)
     }
 
     public func register(_ cellClass: TableViewCell.Type, forCellReuseIdentifier identifier: String) {
-        cellClasses[identifier] = cellClass
+        rows.register(cellClass, forCellReuseIdentifier: identifier)
     }
 
     /// A cell for a row: a reused one (after `prepareForReuse()`) if the pool has one, else a new one.
     public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: IndexPath)
         -> TableViewCell
     {
-        if let cell = rows.reusableCell(withIdentifier: identifier) {
-            cell.prepareForReuse()
-            return cell
-        }
-        return (cellClasses[identifier] ?? TableViewCell.self).init(reuseIdentifier: identifier)
+        rows.dequeueReusableCell(withIdentifier: identifier)
     }
 
     /// The rows on screen, top to bottom, after laying them out if the table moved since.
