@@ -1,11 +1,7 @@
 import Catalog
-import Dispatch
 import Files
 import Foundation
-import Imaging
-import LiveLock
 import LiveServer
-import Posters
 import Scenarios
 
 /// One live run of a step: the loopback server with the scenario's network, the app on the real main
