@@ -16,20 +16,16 @@ package enum JSONReport {
                 ("image_hash", JSONText.optionalString(row.imageHash)), ("url", JSONText.string(row.url)),
             ])
         }
-        var text = "{\n"
-        text += "  \"step\": \(JSONText.string(result.step)),\n"
-        text += "  \"scenario\": \(JSONText.string(result.scenario)),\n"
-        text += "  \"seed\": \(result.seed),\n"
-        text += "  \"virtual_ms\": \(MetricValue.milliseconds(result.virtualMicroseconds).formatted),\n"
-        text += "  \"metrics\": \(metrics),\n"
-        text += "  \"oracle\": \(oracle),\n"
-        text += "  \"limit\": \(limit),\n"
-        text += "  \"final_screen\": [\n    " + rows.joined(separator: ",\n    ") + "\n  ]"
+        var fields = [
+            ("step", JSONText.string(result.step)), ("scenario", JSONText.string(result.scenario)),
+            ("seed", String(result.seed)),
+            ("virtual_ms", MetricValue.milliseconds(result.virtualMicroseconds).formatted),
+            ("metrics", metrics), ("oracle", oracle), ("limit", limit),
+            ("final_screen", "[\n    " + rows.joined(separator: ",\n    ") + "\n  ]"),
+        ]
         if !result.notices.isEmpty {
-            text += ",\n  \"notices\": [" + result.notices.map(JSONText.string).joined(separator: ", ") + "]"
+            fields.append(("notices", JSONText.array(result.notices.map(JSONText.string))))
         }
-        text += "\n"
-        text += "}\n"
-        return text
+        return JSONText.document(fields)
     }
 }

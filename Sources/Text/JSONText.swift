@@ -31,4 +31,15 @@ package enum JSONText {
     package static func object(_ fields: [(String, String)]) -> String {
         "{" + fields.map { "\(string($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
     }
+
+    /// One JSON array of already-encoded elements, in the given order, on one line.
+    package static func array(_ elements: [String]) -> String {
+        "[" + elements.joined(separator: ", ") + "]"
+    }
+
+    /// One JSON object from (key, already-encoded value) pairs, in the given order, a member a line two
+    /// spaces in, ending in a newline: a whole report.
+    package static func document(_ fields: [(String, String)]) -> String {
+        "{\n" + fields.map { "  \(string($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"
+    }
 }

@@ -11,56 +11,48 @@ import Values
 /// reload rows.
 public final class TableView {
     /// Row height in points.
-    public let rowHeight: Double
+    public var rowHeight: Double { rows.rowHeight }
     /// Viewport height in points.
-    public let viewportHeight: Double
+    public var viewportHeight: Double { rows.viewportHeight }
     /// How far the content is scrolled, in points from the top.
-    public internal(set) var contentOffset = 0.0
+    public var contentOffset: Double { rows.contentOffset }
     /// Whether the user's finger is dragging the table.
     public package(set) var isDragging = false
     /// Whether the table is coasting after a fling.
     public package(set) var isDecelerating = false
     /// How many rows ahead of the visible ones the prefetch callbacks look.
-    public var prefetchDistance = 5
+    public var prefetchDistance: Int {
+        get { rows.prefetchDistance }
+        set { rows.prefetchDistance = newValue }
+    }
 
     unowned let host: any UIKitHost
     weak var controller: TableViewController?
-    private(set) var numberOfRows = 0
-    package var needsReload = true
+    /// Whether the next layout asks the controller for its rows again.
+    package var needsReload: Bool {
+        get { rows.needsReload }
+        set { rows.needsReload = newValue }
+    }
     /// Visible cells by row.
-    package private(set) var visibleCells: [Int: TableViewCell] = [:]
-    private var reusePool: [String: [TableViewCell]] = [:]
-    private var registeredClasses: [String: TableViewCell.Type] = [:]
-    private var reportedRange: ClosedRange<Int>?
-    private var prefetchWindow = PrefetchWindow()
-    private var lastScrollDirection = 1.0
-    /// Set while rows are being laid out, so a controller that asks for visible rows from inside
-    /// `cellForRowAt` gets the rows as they stand.
-    private var isLayingOut = false
+    package var visibleCells: [Int: TableViewCell] { rows.visibleCells }
+    /// The rows, their cells and the reuse pool.
+    private let rows: TableRows<TableViewController>
 
     init(host: any UIKitHost) {
         self.host = host
-        rowHeight = host.rowHeight
-        viewportHeight = host.screenHeight
+        rows = TableRows(rowHeight: host.rowHeight, viewportHeight: host.screenHeight)
     }
 
     /// Registers the cell class to make for a reuse identifier.
     public func register(_ cellClass: TableViewCell.Type, forCellReuseIdentifier identifier: String) {
-        registeredClasses[identifier] = cellClass
+        rows.register(cellClass, forCellReuseIdentifier: identifier)
     }
 
     /// A cell for a row: a reused one (after `prepareForReuse()`) if the pool has one, else a new one.
     public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: IndexPath)
         -> TableViewCell
     {
-        if var pool = reusePool[identifier], !pool.isEmpty {
-            let cell = pool.removeLast()
-            reusePool[identifier] = pool
-            cell.prepareForReuse()
-            return cell
-        }
-        let cellClass = registeredClasses[identifier] ?? TableViewCell.self
-        return cellClass.init(reuseIdentifier: identifier)
+        rows.dequeueReusableCell(withIdentifier: identifier)
     }
 
     /// The index paths of the rows on screen, top to bottom. As UIKit's, it lays the rows out first if
@@ -77,14 +69,8 @@ public final class TableView {
     /// The index paths of the rows with some part between `top` and `bottom` (points from the top of the
     /// content), top to bottom: UIKit's `indexPathsForRows(in:)` for a rectangle as wide as the table.
     public func indexPathsForRows(from top: Double, to bottom: Double) -> [IndexPath] {
-        guard let controller else { return [] }
-        reloadIfNeeded(controller: controller)
-        let top = max(0, top)
-        guard bottom > top,
-            let rows = GestureTimeline.visibleRows(
-                at: top, rowHeight: rowHeight, viewport: bottom - top, rowCount: numberOfRows)
-        else { return [] }
-        return rows.map { IndexPath(row: $0, section: 0) }
+        guard let calls else { return [] }
+        return rows.rows(from: top, to: bottom, calls).map { IndexPath(row: $0, section: 0) }
     }
 
     /// The cell showing a row, if that row is on screen (after laying out the rows, as UIKit does).
@@ -104,13 +90,8 @@ public final class TableView {
         checkMainThread("reloadRows(at:with:)")
         host.tableMutated()
         SimulatedThread.current?.sleep(for: host.reloadRowsCost)
-        for row in Set(indexPaths.map(\.row)).sorted() {
-            guard let old = visibleCells[row], let controller else { continue }
-            visibleCells[row] = nil
-            controller.tableView(self, didEndDisplaying: old, forRowAt: IndexPath(row: row, section: 0))
-            enqueueForReuse(old)
-            visibleCells[row] = makeCell(row: row, controller: controller)
-        }
+        guard let calls else { return }
+        rows.reload(rows: indexPaths.map(\.row), calls)
     }
 
     /// Reloads everything at the next layout.
@@ -127,85 +108,44 @@ public final class TableView {
         host.calledOffMainThread(method, thread: thread.name)
     }
 
-    /// Rows on screen at an offset.
-    func visibleRange(at offset: Double) -> ClosedRange<Int>? {
-        GestureTimeline.visibleRows(
-            at: offset, rowHeight: rowHeight, viewport: viewportHeight, rowCount: numberOfRows)
-    }
-
     /// Moves the content as a touch does, clamped to the edges, and tells the delegate; the rows follow at
     /// the next layout (the frame's commit, or a caller that asks which rows are visible).
     package func scroll(to offset: Double) {
-        guard let controller else { return }
-        reloadIfNeeded(controller: controller)
-        let maxOffset = max(0, Double(numberOfRows) * rowHeight - viewportHeight)
-        let clamped = min(max(0, offset), maxOffset)
-        guard clamped != contentOffset else { return }
-        lastScrollDirection = clamped > contentOffset ? 1 : -1
-        contentOffset = clamped
-        controller.scrollViewDidScroll(self)
+        guard let calls else { return }
+        rows.scroll(to: offset, calls)
     }
 
     /// Lays out the rows for the current offset, as UIKit does at a commit or when asked for visible rows:
     /// cells leave, new rows get cells, prefetch calls go out. Does nothing when the rows already match.
     package func layoutIfNeeded() {
-        guard let controller, !isLayingOut else { return }
-        isLayingOut = true
-        defer { isLayingOut = false }
-        reloadIfNeeded(controller: controller)
-        let range = visibleRange(at: contentOffset)
-        for row in visibleCells.keys.sorted() where !(range?.contains(row) ?? false) {
-            removeCell(row: row, controller: controller)
+        guard let calls else { return }
+        rows.layoutIfNeeded(calls)
+    }
+
+    /// The rows' calls into the controller, while there is one.
+    private var calls: ControllerCalls? {
+        controller.map { ControllerCalls(table: self, controller: $0) }
+    }
+
+    /// The table and its controller as its rows call them, with the host's cost of making a cell and its
+    /// record of the rows on screen.
+    private struct ControllerCalls: TableRowsDelegate {
+        let table: TableView
+        let controller: TableViewController
+
+        func cell(forRow row: Int) -> TableViewCell {
+            SimulatedThread.current?.sleep(for: table.host.cellForRowCost)
+            let cell = controller.tableView(table, cellForRowAt: IndexPath(row: row, section: 0))
+            cell.imageChanged = true
+            return cell
         }
-        if let range {
-            for row in range where visibleCells[row] == nil {
-                visibleCells[row] = makeCell(row: row, controller: controller)
-            }
-        }
-        if range != reportedRange {
-            reportedRange = range
-            if let range {
-                host.visibleRowsChanged(first: range.lowerBound, last: range.upperBound)
-            }
-            updatePrefetching(visible: range, controller: controller)
-        }
-    }
 
-    private func reloadIfNeeded(controller: TableViewController) {
-        guard needsReload else { return }
-        needsReload = false
-        numberOfRows = controller.tableView(self, numberOfRowsInSection: 0)
-        for row in visibleCells.keys.sorted() { removeCell(row: row, controller: controller) }
-    }
-
-    private func makeCell(row: Int, controller: TableViewController) -> TableViewCell {
-        SimulatedThread.current?.sleep(for: host.cellForRowCost)
-        let cell = controller.tableView(self, cellForRowAt: IndexPath(row: row, section: 0))
-        cell.imageChanged = true
-        return cell
-    }
-
-    private func removeCell(row: Int, controller: TableViewController) {
-        guard let cell = visibleCells.removeValue(forKey: row) else { return }
-        controller.tableView(self, didEndDisplaying: cell, forRowAt: IndexPath(row: row, section: 0))
-        enqueueForReuse(cell)
-    }
-
-    private func enqueueForReuse(_ cell: TableViewCell) {
-        reusePool[cell.reuseIdentifier, default: []].append(cell)
-    }
-
-    /// Tells the controller which rows are coming up in the scroll direction, and which no longer are.
-    private func updatePrefetching(visible: ClosedRange<Int>?, controller: TableViewController) {
-        let (added, cancelled) = prefetchWindow.update(
-            visible: visible, distance: prefetchDistance, downward: lastScrollDirection > 0,
-            rowCount: numberOfRows)
-        if !cancelled.isEmpty {
-            controller.tableView(
-                self, cancelPrefetchingForRowsAt: cancelled.map { IndexPath(row: $0, section: 0) })
-        }
-        if !added.isEmpty {
-            controller.tableView(self, prefetchRowsAt: added.map { IndexPath(row: $0, section: 0) })
+        func visibleRowsChanged(to rows: ClosedRange<Int>) {
+            table.host.visibleRowsChanged(first: rows.lowerBound, last: rows.upperBound)
         }
     }
 }
+
+extension TableViewCell: ReusableCell {}
+extension TableViewController: TableController {}
+extension IndexPath: RowIndex {}

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Report
+import Scenarios
 import UI
 
 /// What the user sees, checked at every commit: the picture each visible cell shows (traced), wrong
@@ -21,8 +22,8 @@ final class ScreenAudit {
     private var openStop: Int64?
     private var lastCommit: Int64 = 0
     private var placeholderRowsShown = 0
-    /// The image each visible row showed at the last commit (nil inside: no image).
-    private var shownImageByRow: [Int: ObjectIdentifier?] = [:]
+    /// The image each visible row showed at the last commit.
+    private var shown = ShownPictures()
     /// The screen at each stop, kept when asked for (`--screens`, `--export`).
     private(set) var stopSnapshots: [ScreenSnapshot] = []
 
@@ -35,7 +36,7 @@ final class ScreenAudit {
 
     /// A launch began at `now`: nothing is shown yet, and the first screen is a stop.
     func launched(at now: Int64) {
-        shownImageByRow = [:]
+        shown = ShownPictures()
         openStop = now
         lastCommit = now
         placeholderRowsShown = 0
@@ -57,24 +58,24 @@ final class ScreenAudit {
     func commit(table: TableView, now: Int64, presented: Int64, fingerDown: Bool) {
         countPlaceholders(until: now)
         lastCommit = now
-        var placeholders = 0
-        var allFinal = true
         let rows = table.visibleCells.keys.sorted()
-        for row in rows {
+        let cells = rows.compactMap { row in table.visibleCells[row].map { (row: row, cell: $0) } }
+        let looked = shown.look(
+            at: cells.map { row, cell in
+                let image = cell.imageView.image
+                let kind = image?.kind ?? .placeholder
+                return ShownPictures.Row(
+                    row: row, picture: image.map { ObjectIdentifier($0) },
+                    isPlaceholder: kind == .placeholder,
+                    isFinal: kind == .failure || (kind == .poster && image?.isFiltered == true),
+                    isNewCell: cell.imageChanged)
+            })
+        let (placeholders, allFinal) = (looked.placeholders, looked.allFinal)
+        for row in looked.newlyShown {
             guard let cell = table.visibleCells[row] else { continue }
+            cell.imageChanged = false
             let image = cell.imageView.image
-            let kind = image?.kind ?? .placeholder
-            if kind == .placeholder { placeholders += 1 }
-            if !(kind == .failure || (kind == .poster && image?.isFiltered == true)) { allFinal = false }
-            let identity = image.map { ObjectIdentifier($0) }
-            if cell.imageChanged || shownImageByRow[row] != .some(identity) {
-                cell.imageChanged = false
-                shownImageByRow[row] = .some(identity)
-                recordShown(image, kind: kind, row: row)
-            }
-        }
-        for row in shownImageByRow.keys.sorted() where table.visibleCells[row] == nil {
-            shownImageByRow[row] = nil
+            recordShown(image, kind: image?.kind ?? .placeholder, row: row)
         }
         placeholderRowsShown = placeholders
         if let stop = openStop, allFinal, !rows.isEmpty, !fingerDown {

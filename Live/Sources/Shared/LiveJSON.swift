@@ -31,6 +31,12 @@ extension LiveReport {
         String(format: "%.1f", Double(microseconds) / 1000)
     }
 
+    /// A JSON array of already-encoded elements, an element a line, as a member of the report (`[]` when
+    /// empty).
+    private static func lines(_ elements: [String]) -> String {
+        "[" + (elements.isEmpty ? "" : "\n    " + elements.joined(separator: ",\n    ") + "\n  ") + "]"
+    }
+
     var json: String {
         let metrics = JSONText.object(metrics.map { ($0.key, $0.value ?? "null") })
         let live = JSONText.object([
@@ -42,7 +48,7 @@ extension LiveReport {
             ("visible_rows_final_at_end", judged.finalAtEnd ? "true" : "false"),
             (
                 "stop_waits_ms",
-                "[" + judged.timesToVisible.map(Self.milliseconds).joined(separator: ", ") + "]"
+                JSONText.array(judged.timesToVisible.map(Self.milliseconds))
             ),
             (
                 "faults_drawn",
@@ -71,24 +77,15 @@ extension LiveReport {
                 ("url", row.row < movies.count ? JSONText.string(movies[row.row].urlString) : "null"),
             ])
         }
-        var text = "{\n"
-        text += "  \"step\": \(JSONText.string(step)),\n"
-        text += "  \"scenario\": \(JSONText.string(scenario)),\n"
-        text += "  \"seed\": \(seed),\n"
-        text += "  \"virtual_ms\": null,\n"
-        text += "  \"live\": \(live),\n"
-        text += "  \"metrics\": \(metrics),\n"
-        text += "  \"oracle\": null,\n"
-        text += "  \"limit\": null,\n"
-        text +=
-            "  \"server_log\": ["
-            + (log.isEmpty ? "" : "\n    " + log.joined(separator: ",\n    ") + "\n  ") + "],\n"
-        text +=
-            "  \"final_screen\": ["
-            + (rows.isEmpty ? "" : "\n    " + rows.joined(separator: ",\n    ") + "\n  ") + "]"
+        var fields = [
+            ("step", JSONText.string(step)), ("scenario", JSONText.string(scenario)), ("seed", String(seed)),
+            ("virtual_ms", "null"), ("live", live), ("metrics", metrics), ("oracle", "null"),
+            ("limit", "null"),
+            ("server_log", Self.lines(log)), ("final_screen", Self.lines(rows)),
+        ]
         if !notices.isEmpty {
-            text += ",\n  \"notices\": [" + notices.map(JSONText.string).joined(separator: ", ") + "]"
+            fields.append(("notices", JSONText.array(notices.map(JSONText.string))))
         }
-        return text + "\n}\n"
+        return JSONText.document(fields)
     }
 }

@@ -41,9 +41,9 @@ enum LiveJudge {
         var openStop: Int64?
         var lastCommit: Int64 = 0
         var placeholderRows = 0
-        /// The picture each visible row showed at the last frame, by identity (nil inside: none): the judge
-        /// holds no picture, so that the image memory it measures is the app's alone.
-        var shownByRow: [Int: ObjectIdentifier?] = [:]
+        /// The picture each visible row showed at the last frame, by identity: the judge holds no picture,
+        /// so that the image memory it measures is the app's alone.
+        var shown = ShownPictures()
         var verdict = Verdict()
     }
 
@@ -80,7 +80,7 @@ enum LiveJudge {
             leaveOpenStop(&state, at: time)
             countPlaceholders(&state, until: time)
             if time > 0 { state.verdict.requestsStartedAtRelaunches.append(started) }
-            state.shownByRow = [:]
+            state.shown = ShownPictures()
             state.placeholderRows = 0
             state.openStop = time
             state.nextGesture = state.gestures.firstIndex { $0.start >= time } ?? state.gestures.count
@@ -96,24 +96,21 @@ enum LiveJudge {
         state.withLock { state in
             advance(&state, to: time)
             countPlaceholders(&state, until: time)
-            var placeholders = 0
-            var allFinal = true
             let rows = table.visibleCells.keys.sorted()
-            for row in rows {
-                guard let cell = table.visibleCells[row] else { continue }
-                let image = cell.imageView.image
-                if image == nil || image?.kind == .placeholder { placeholders += 1 }
-                if !(image?.isFinal ?? false) { allFinal = false }
-                let identity = image.map(ObjectIdentifier.init)
-                if state.shownByRow[row] != .some(identity) {
-                    state.shownByRow[row] = .some(identity)
-                    if let image, image.kind == .poster {
-                        newlyShown.append((row, image.bitmap, image.recipe))
-                    }
+            let cells = rows.compactMap { row in table.visibleCells[row].map { (row: row, cell: $0) } }
+            let looked = state.shown.look(
+                at: cells.map { row, cell in
+                    let image = cell.imageView.image
+                    return ShownPictures.Row(
+                        row: row, picture: image.map(ObjectIdentifier.init),
+                        isPlaceholder: image == nil || image?.kind == .placeholder,
+                        isFinal: image?.isFinal ?? false)
+                })
+            let (placeholders, allFinal) = (looked.placeholders, looked.allFinal)
+            for row in looked.newlyShown {
+                if let image = table.visibleCells[row]?.imageView.image, image.kind == .poster {
+                    newlyShown.append((row, image.bitmap, image.recipe))
                 }
-            }
-            for row in state.shownByRow.keys.sorted() where table.visibleCells[row] == nil {
-                state.shownByRow[row] = nil
             }
             state.placeholderRows = placeholders
             state.verdict.finalAtEnd = allFinal && !rows.isEmpty

@@ -1,26 +1,8 @@
 import Catalog
-import Dispatch
 import Files
 import Foundation
-import Imaging
-import LiveLock
 import LiveServer
-import Posters
 import Scenarios
-
-/// The screen the table fills, from the scenario's `screen` line.
-struct LiveScreen: Sendable {
-    var height = 667.0
-    var rowHeight = 88.0
-    var refreshRate = 60.0
-
-    /// The screen of this process's run, set before the app is made.
-    static var current: LiveScreen { shared.withLock { $0 } }
-
-    static func use(_ screen: LiveScreen) { shared.withLock { $0 = screen } }
-
-    private static let shared = Mutex(LiveScreen())
-}
 
 /// One live run of a step: the loopback server with the scenario's network, the app on the real main
 /// thread, the scenario's gestures played on the wall clock at the screen's refresh rate.
@@ -39,10 +21,11 @@ final class LiveRun {
     /// The vsync period in microseconds.
     private let period: Double
     private var app: TableViewController?
-    private var nextGesture = 0
-    private var gestureBegun = false
+    /// Which gesture the app is taking in.
+    private let gestures: GestureCursor
     /// Whether a frame has presented the last launch's first layout.
     private var launchPresented = false
+    /// When the scroll under way began (a touch-down, or the end of the last scroll if later).
     private var scrollStart: Int64?
     private var scrollIntervals: [MainThreadWork.Stretch] = []
     private var lateFrames: [MainThreadWork.Stretch] = []
@@ -72,6 +55,7 @@ final class LiveRun {
         timeline = GestureTimeline(
             actions: scenario.actions, rows: movies.count, rowHeight: screen.rowHeight,
             viewport: screen.height)
+        gestures = GestureCursor(gestures: timeline.gestures)
         period = 1_000_000 / Double(scenario.screen.refreshRate)
         let catalogURLs = Self.catalogURLs(movies)
         self.catalogURLs = catalogURLs
@@ -101,111 +85,9 @@ final class LiveRun {
         Self.prepare(posters: stops, poolWidth: Self.poolWidth)
     }
 
-    /// The posters of the rows on screen at every stop of the scenario and the two rows past each screen,
-    /// sorted: the ones the run surely asks for (any other is made when first asked for).
-    private static func postersAtStops(_ timeline: GestureTimeline, movies: [Movie], screen: LiveScreen)
-        -> [String]
-    {
-        var urls: Set<String> = []
-        for offset in timeline.restOffsets {
-            guard
-                let rows = GestureTimeline.visibleRows(
-                    at: offset, rowHeight: screen.rowHeight, viewport: screen.height, rowCount: movies.count)
-            else { continue }
-            for row in rows.lowerBound...min(movies.count - 1, rows.upperBound + 2) {
-                if let url = movies[row].url { urls.insert(url.absoluteString) }
-            }
-        }
-        return urls.sorted()
-    }
-
-    /// The catalog's URLs by the plain `http` address the server sees.
-    private static func catalogURLs(_ movies: [Movie]) -> [String: String] {
-        var urls: [String: String] = [:]
-        for movie in movies {
-            if let url = movie.url { urls[LiveAddress.plain(url).absoluteString] = url.absoluteString }
-        }
-        return urls
-    }
-
-    /// The scenario's network line as the server applies it: each request's latency is the round trip
-    /// plus the jitter the simulator draws for the same URL and attempt (times the slow host's factor), and
-    /// a request left unanswered is closed by the server `heldGrace` after the scenario's timeout (the
-    /// app's URLSession, timed from the moment it sent the request, gives up first; `Data(contentsOf:)`,
-    /// which cannot be given a timeout, sees the server close).
-    private static func shape(_ scenario: Scenario, seed: UInt64, catalogURLs: [String: String]) -> LinkShape
-    {
-        let network = scenario.network
-        let slowHost = scenario.faults.slowHost
-        var shape = LinkShape(
-            latency: { plain, attempt in
-                let url = catalogURLs[plain] ?? plain
-                var jitter = SeededGenerator(
-                    seed: seed ^ FNV1a64.hash(url) &+ UInt64(attempt), stream: "network-jitter")
-                var latency = network.rttMicroseconds + jitter.below(network.jitterMicroseconds)
-                if let slowHost, URL(string: url)?.host == slowHost.host {
-                    latency *= Int64(max(1, slowHost.factor))
-                }
-                return .microseconds(latency)
-            },
-            bytesPerSecond: Int(network.bandwidthBytesPerSecond),
-            connectionsPerHost: network.connectionsPerHost,
-            timeout: .microseconds(network.timeoutMicroseconds) + heldGrace)
-        shape.clientTimeout = .microseconds(network.timeoutMicroseconds)
-        return shape
-    }
-
-    /// How many of the dispatch pool's threads a run keeps ready for the app's queues.
-    static let poolWidth = 6
-
-    /// How much longer than the scenario's timeout the server holds a request it leaves unanswered.
-    static let heldGrace = Duration.milliseconds(500)
-
     /// How long, in microseconds, the app must start nothing and have nothing under way before the run
     /// ends: the simulator, which sees the app's queues, looks for its quiet every 100 ms too.
     static let quietMoment: Int64 = 100_000
-
-    /// What the server answers for a catalog URL: the generated poster stamped with its URL, the bytes
-    /// the simulator's server sends, or 404 for a removed poster; with the request's fault, the
-    /// simulator's answer to it: a 500 with its page, the body cut at the same 3/5, the same flipped
-    /// bytes (before the stamp, as there), no answer at all.
-    private static func answer(_ url: String, fault: Fault?, seed: UInt64) -> LiveResponse {
-        let removed = url.contains("/removed/")
-        var response =
-            removed
-            ? LiveResponse(status: 404, body: RemovedPosterPage.body, contentType: "text/html")
-            : LiveResponse(status: 200, body: PosterMemo.shared.png(for: url))
-        switch fault {
-        case .timeout: response.unanswered = .held
-        case .refused: response.unanswered = .closed
-        case .serverError:
-            response = LiveResponse(status: 500, body: Fault.serverErrorBody, contentType: "text/html")
-        case .truncated: response.truncatedAfter = Fault.truncatedLength(of: response.body.count)
-        case .corrupt:
-            response.body = FaultSettings.corrupted(response.body, url: url, seed: seed)
-        case nil: break
-        }
-        if response.status == 200 { response.body = PosterStamp.stamp(response.body, url: url) }
-        return response
-    }
-
-    /// Makes the posters, on the dispatch pool, and keeps `poolWidth` of the pool's threads busy at once
-    /// before returning: Linux's pool starts about two threads wide and grows about one a second, so a
-    /// fresh process's queues would otherwise wait for threads (an iPhone's do not).
-    private static func prepare(posters: [String], poolWidth: Int) {
-        let warmup = PoolWarmup()
-        let group = DispatchGroup()
-        let deadline = Date(timeIntervalSinceNow: 15)
-        for _ in 0..<poolWidth {
-            DispatchQueue.global().async(group: group) {
-                while let index = warmup.take(below: posters.count) {
-                    _ = PosterMemo.shared.png(for: posters[index])
-                }
-                warmup.arrive(waitingFor: poolWidth, until: deadline)
-            }
-        }
-        group.wait()
-    }
 
     /// Plays the scenario to its end, and on while the app still has requests under way, up to the time
     /// limit (`settleAllowance` after the scenario's end): then the server is cut, so a main thread
@@ -239,7 +121,7 @@ final class LiveRun {
             // The scenario's end, or later if the main thread was blocked then: every gesture is taken in,
             // and nothing has been under way for a moment (an operation queue may start its next download
             // a little after the last one ended).
-            if begin >= timeline.endTime && nextGesture >= timeline.gestures.count
+            if begin >= timeline.endTime && gestures.isFinished
                 && LiveCounters.requestsInFlight == 0 && !server.isAnswering
             {
                 if let quiet, quiet.started == started {
@@ -332,8 +214,7 @@ final class LiveRun {
     private func launch(at time: Int64) {
         LiveJudge.launched(at: time)
         launchPresented = false
-        nextGesture = timeline.gestures.firstIndex { $0.start >= time } ?? timeline.gestures.count
-        gestureBegun = false
+        gestures.launched(at: time)
         MainThreadWork.measure {
             let app = makeApp(options)
             self.app = app
@@ -349,54 +230,45 @@ final class LiveRun {
     /// came to rest is on screen for a frame first, and the work the stop started gets going.
     private func deliverTouches(now: Int64, idleSince: Int64) -> Bool {
         guard let app else { return false }
-        let table = app.tableView
-        var rested = false
-        while nextGesture < timeline.gestures.count {
-            let gesture = timeline.gestures[nextGesture]
-            guard gesture.start <= now else { break }
-            if !gestureBegun {
-                gestureBegun = true
-                if scrollStart == nil { scrollStart = max(gesture.start, scrollIntervals.last?.end ?? 0) }
-                table.isDragging = true
-                app.scrollViewWillBeginDragging(table)
-            }
-            if now < gesture.release {
-                table.scroll(to: gesture.offset(at: now))
-                break
-            }
-            if table.isDragging {
-                table.scroll(to: gesture.releaseOffset)
-                app.scrollViewWillEndDragging(
-                    table, withVelocity: gesture.velocity, targetContentOffset: gesture.restOffset)
-                table.isDragging = false
-                table.isDecelerating = gesture.decelerates
-                app.scrollViewDidEndDragging(table, willDecelerate: gesture.decelerates)
-                if !gesture.decelerates {
-                    nextGesture += 1
-                    gestureBegun = false
-                    rested = true
-                    if nextTouchLanded(since: idleSince) { break }
-                    continue
-                }
-            }
-            if now < gesture.end {
-                table.scroll(to: gesture.offset(at: now))
-                break
-            }
-            table.scroll(to: gesture.restOffset)
-            table.isDecelerating = false
-            app.scrollViewDidEndDecelerating(table)
-            nextGesture += 1
-            gestureBegun = false
-            rested = true
-            if nextTouchLanded(since: idleSince) { break }
-        }
-        return rested
+        return gestures.deliver(
+            now: { now }, to: Touches(run: self, app: app), waitsForNextPass: { $0 >= idleSince })
     }
 
-    /// Whether the next gesture's finger landed at or after `time`.
-    private func nextTouchLanded(since time: Int64) -> Bool {
-        nextGesture < timeline.gestures.count && timeline.gestures[nextGesture].start >= time
+    /// A scroll begins with a touch-down at `time`, unless one is under way.
+    private func scrollBegins(at time: Int64) {
+        if scrollStart == nil { scrollStart = max(time, scrollIntervals.last?.end ?? 0) }
+    }
+
+    /// The calls a gesture makes to the app's table and its delegate.
+    private struct Touches: GestureReceiver {
+        let run: LiveRun
+        let app: TableViewController
+
+        func touchDown(_ gesture: GestureTimeline.Gesture) {
+            run.scrollBegins(at: gesture.start)
+            app.tableView.isDragging = true
+            app.scrollViewWillBeginDragging(app.tableView)
+        }
+
+        func scroll(to offset: Double) {
+            app.tableView.scroll(to: offset)
+        }
+
+        func fingerLifted(_ gesture: GestureTimeline.Gesture) {
+            let table = app.tableView
+            app.scrollViewWillEndDragging(
+                table, withVelocity: gesture.velocity, targetContentOffset: gesture.restOffset)
+            table.isDragging = false
+            table.isDecelerating = gesture.decelerates
+            app.scrollViewDidEndDragging(table, willDecelerate: gesture.decelerates)
+        }
+
+        func decelerationEnded(_ gesture: GestureTimeline.Gesture) {
+            app.tableView.isDecelerating = false
+            app.scrollViewDidEndDecelerating(app.tableView)
+        }
+
+        func gestureFinished(_ gesture: GestureTimeline.Gesture) {}
     }
 
     /// The rows on screen at the end and what each shows.
@@ -414,57 +286,6 @@ final class LiveRun {
             return LiveReport.ScreenRow(
                 row: row, shows: shows, imageHash: image?.kind == .poster ? image?.bitmap.contentHash : nil,
                 title: cell.textLabel.text ?? "")
-        }
-    }
-}
-
-/// Keeps the dispatch pool's threads alive through a run: Linux's pool lets a thread go after about five
-/// seconds without work and adds one back only about once a second, so after every pause longer than
-/// that the app's queues would again wait for threads an iPhone has at once. Every `period` seconds,
-/// `width` blocks on the pool meet for a moment (at most `meeting` seconds), so that many threads have
-/// just had work.
-private final class PoolKeeper: Sendable {
-    private let stopped = Mutex(false)
-
-    init(width: Int, period: TimeInterval = 2, meeting: TimeInterval = 0.02) {
-        Thread.detachNewThread { [self] in
-            while !stopped.withLock({ $0 }) {
-                Thread.sleep(forTimeInterval: period)
-                let warmup = PoolWarmup()
-                let deadline = Date(timeIntervalSinceNow: meeting)
-                for _ in 0..<width {
-                    DispatchQueue.global().async { warmup.arrive(waitingFor: width, until: deadline) }
-                }
-            }
-        }
-    }
-
-    /// Ends the keeping, within `period`.
-    func stop() { stopped.withLock { $0 = true } }
-}
-
-/// The posters handed out to the warming threads, and how many of them are waiting together.
-///
-/// `@unchecked Sendable`: both counts are read and written only while `condition` is held.
-private final class PoolWarmup: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var taken = 0
-    private var arrived = 0
-
-    /// The next poster's index, nil when all `count` are taken.
-    func take(below count: Int) -> Int? {
-        condition.withLock {
-            defer { taken += 1 }
-            return taken < count ? taken : nil
-        }
-    }
-
-    /// Waits until `width` threads wait here together, or until `deadline`.
-    func arrive(waitingFor width: Int, until deadline: Date) {
-        condition.withLock {
-            arrived += 1
-            condition.broadcast()
-            while arrived < width && condition.wait(until: deadline) {}
         }
     }
 }

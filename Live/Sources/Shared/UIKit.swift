@@ -141,48 +141,38 @@ public final class TableView {
     }
 
     /// Row height in points.
-    public let rowHeight: Double
+    public var rowHeight: Double { rows.rowHeight }
     /// Viewport height in points.
-    public let viewportHeight: Double
+    public var viewportHeight: Double { rows.viewportHeight }
     /// How far the content is scrolled, in points from the top.
-    public internal(set) var contentOffset = 0.0
+    public var contentOffset: Double { rows.contentOffset }
     public var isDragging = false
     public var isDecelerating = false
     /// How many rows ahead of the visible ones the prefetch callbacks look.
-    public var prefetchDistance = 5
+    public var prefetchDistance: Int {
+        get { rows.prefetchDistance }
+        set { rows.prefetchDistance = newValue }
+    }
 
     weak var controller: TableViewController?
-    private var numberOfRows = 0
-    private var needsReload = true
     /// Visible cells by row.
-    private(set) var visibleCells: [Int: TableViewCell] = [:]
-    private var reusePool: [String: [TableViewCell]] = [:]
-    private var cellClasses: [String: TableViewCell.Type] = [:]
-    private var reportedRange: ClosedRange<Int>?
-    private var prefetchWindow = PrefetchWindow()
-    private var lastScrollDirection = 1.0
-    /// Set while rows are laid out, so a controller that asks for visible rows from `cellForRowAt` gets the
-    /// rows as they stand.
-    private var isLayingOut = false
+    var visibleCells: [Int: TableViewCell] { rows.visibleCells }
+    /// The rows, their cells and the reuse pool.
+    private let rows: TableRows<TableViewController>
 
     init(screen: LiveScreen) {
-        rowHeight = screen.rowHeight
-        viewportHeight = screen.height
+        rows = TableRows(rowHeight: screen.rowHeight, viewportHeight: screen.height)
     }
 
     public func register(_ cellClass: TableViewCell.Type, forCellReuseIdentifier identifier: String) {
-        cellClasses[identifier] = cellClass
+        rows.register(cellClass, forCellReuseIdentifier: identifier)
     }
 
     /// A cell for a row: a reused one (after `prepareForReuse()`) if the pool has one, else a new one.
     public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: IndexPath)
         -> TableViewCell
     {
-        if let cell = reusePool[identifier]?.popLast() {
-            cell.prepareForReuse()
-            return cell
-        }
-        return (cellClasses[identifier] ?? TableViewCell.self).init(reuseIdentifier: identifier)
+        rows.dequeueReusableCell(withIdentifier: identifier)
     }
 
     /// The rows on screen, top to bottom, after laying them out if the table moved since.
@@ -204,14 +194,8 @@ public final class TableView {
 
     /// The rows with some part between `top` and `bottom`, top to bottom.
     public func indexPathsForRows(from top: Double, to bottom: Double) -> [IndexPath] {
-        guard let controller else { return [] }
-        reloadIfNeeded(controller: controller)
-        let top = max(0, top)
-        guard bottom > top,
-            let rows = GestureTimeline.visibleRows(
-                at: top, rowHeight: rowHeight, viewport: bottom - top, rowCount: numberOfRows)
-        else { return [] }
-        return rows.map { IndexPath(row: $0, section: 0) }
+        guard let calls else { return [] }
+        return rows.rows(from: top, to: bottom, calls).map { IndexPath(row: $0, section: 0) }
     }
 
     /// Asks the controller again for the cells of these rows, where they are on screen.
@@ -219,13 +203,8 @@ public final class TableView {
         MainThreadChecker.check()
         LateCompletions.tableMutated()
         MainThreadWork.measure {
-            for row in Set(indexPaths.map(\.row)).sorted() {
-                guard let old = visibleCells[row], let controller else { continue }
-                visibleCells[row] = nil
-                controller.tableView(self, didEndDisplaying: old, forRowAt: IndexPath(row: row, section: 0))
-                enqueueForReuse(old)
-                visibleCells[row] = controller.tableView(self, cellForRowAt: IndexPath(row: row, section: 0))
-            }
+            guard let calls else { return }
+            rows.reload(rows: indexPaths.map(\.row), calls)
         }
     }
 
@@ -233,75 +212,37 @@ public final class TableView {
     public func reloadData() {
         MainThreadChecker.check()
         LateCompletions.tableMutated()
-        needsReload = true
+        rows.needsReload = true
     }
 
     /// Moves the content as a touch does, clamped to the edges, and tells the delegate; the rows follow at
     /// the next layout.
     func scroll(to offset: Double) {
-        guard let controller else { return }
-        reloadIfNeeded(controller: controller)
-        let maxOffset = max(0, Double(numberOfRows) * rowHeight - viewportHeight)
-        let clamped = min(max(0, offset), maxOffset)
-        guard clamped != contentOffset else { return }
-        lastScrollDirection = clamped > contentOffset ? 1 : -1
-        contentOffset = clamped
-        controller.scrollViewDidScroll(self)
+        guard let calls else { return }
+        rows.scroll(to: offset, calls)
     }
 
     /// Lays out the rows for the current offset: cells leave, new rows get cells, prefetch calls go out.
     func layoutIfNeeded() {
-        guard let controller, !isLayingOut else { return }
-        isLayingOut = true
-        defer { isLayingOut = false }
-        reloadIfNeeded(controller: controller)
-        let range = GestureTimeline.visibleRows(
-            at: contentOffset, rowHeight: rowHeight, viewport: viewportHeight, rowCount: numberOfRows)
-        for row in visibleCells.keys.sorted() where !(range?.contains(row) ?? false) {
-            removeCell(row: row, controller: controller)
-        }
-        if let range {
-            for row in range where visibleCells[row] == nil {
-                visibleCells[row] = controller.tableView(self, cellForRowAt: IndexPath(row: row, section: 0))
-            }
-        }
-        if range != reportedRange {
-            reportedRange = range
-            updatePrefetching(visible: range, controller: controller)
-        }
+        guard let calls else { return }
+        rows.layoutIfNeeded(calls)
     }
 
-    private func reloadIfNeeded(controller: TableViewController) {
-        guard needsReload else { return }
-        needsReload = false
-        numberOfRows = controller.tableView(self, numberOfRowsInSection: 0)
-        for row in visibleCells.keys.sorted() { removeCell(row: row, controller: controller) }
+    /// The rows' calls into the controller, while there is one.
+    private var calls: ControllerCalls? {
+        controller.map { ControllerCalls(table: self, controller: $0) }
     }
 
-    private func removeCell(row: Int, controller: TableViewController) {
-        guard let cell = visibleCells.removeValue(forKey: row) else { return }
-        controller.tableView(self, didEndDisplaying: cell, forRowAt: IndexPath(row: row, section: 0))
-        enqueueForReuse(cell)
-    }
-
-    private func enqueueForReuse(_ cell: TableViewCell) {
-        reusePool[cell.reuseIdentifier, default: []].append(cell)
-    }
-
-    /// Tells the controller which rows are coming up in the scroll direction, and which no longer are.
-    private func updatePrefetching(visible: ClosedRange<Int>?, controller: TableViewController) {
-        let (added, cancelled) = prefetchWindow.update(
-            visible: visible, distance: prefetchDistance, downward: lastScrollDirection > 0,
-            rowCount: numberOfRows)
-        if !cancelled.isEmpty {
-            controller.tableView(
-                self, cancelPrefetchingForRowsAt: cancelled.map { IndexPath(row: $0, section: 0) })
-        }
-        if !added.isEmpty {
-            controller.tableView(self, prefetchRowsAt: added.map { IndexPath(row: $0, section: 0) })
-        }
+    /// The table and its controller as its rows call them.
+    private struct ControllerCalls: TableRowsDelegate {
+        let table: TableView
+        let controller: TableViewController
     }
 }
+
+extension TableViewCell: ReusableCell {}
+extension TableViewController: TableController {}
+extension IndexPath: RowIndex {}
 
 /// What the app runs on: its movies, the scenario's rows of the bundled catalog.
 public final class Phone: Sendable {
