@@ -1003,6 +1003,10 @@ enum Exercises {
             runs: [
                 RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse")),
                 RunSpec(label: "mix-up", step: .this, scenario: .builtIn("mix-up")),
+                RunSpec(
+                    label: "slow-reuse without cancel-on-reuse", step: .this,
+                    scenario: .builtIn("slow-reuse"),
+                    options: ["--without", "cancel-on-reuse"]),
             ],
             expectations: [
                 Expectation(
@@ -1022,11 +1026,22 @@ enum Exercises {
                     .metric("bytes_wasted", of: "slow-reuse"), .atMost,
                     .baseline("bytes_wasted", of: "slow-reuse"),
                     times: 1.1, says: "loads for rows that left should stop, not waste bytes"),
+                Expectation(
+                    .metric("operations_cancelled", of: "slow-reuse without cancel-on-reuse"), .atMost,
+                    .baseline("operations_cancelled", of: "slow-reuse without cancel-on-reuse"),
+                    says:
+                        "with --without cancel-on-reuse a reused cell should keep its load: prepareForReuse "
+                        + "cancels only when cancelsLoadOnReuse is set"),
             ],
             // A guard that leaves finishLoads at a skipped load, not only the load, changes no figure of
             // these runs: the loads it never removes stay in loadsInProgress, which the test reads.
             tests: "stepFourLeavesNothing",
             mutants: [
+                Mutant(
+                    "prepareForReuse cancels even when cancel-on-reuse is off", file: "MovieCell.swift",
+                    inside: "func prepareForReuse", "        if cancelsLoadOnReuse {\n",
+                    "        if true {\n",
+                    shows: ["cancelsLoadOnReuse"]),
                 Mutant(
                     "a guard without the identity test", file: "ListViewController.swift",
                     inside: "func finishLoads",
@@ -1171,8 +1186,14 @@ enum Exercises {
                     says: "a repeated row's address differs from its original's only by ?copy=1: the name "
                         + "must hash the whole URL, its query too, or the relaunch finds the wrong file"),
             ],
-            tests: "DiskCacheDamageTests|stepFourRelaunchesFromDisk",
+            tests: "DiskCacheDamageTests|stepFourRelaunchesFromDisk|DiskCacheNameTests",
             mutants: [
+                Mutant(
+                    "a name of eight hex digits, too short for the largest catalog", file: "DiskCache.swift",
+                    inside: "func fileURL", "FNV1a64.hexDigest(of: url.absoluteString) + \".poster\"",
+                    "String(FNV1a64.hexDigest(of: url.absoluteString).prefix(8)) + \".poster\"",
+                    byTests: true,
+                    shows: ["long enough to be unique"]),
                 Mutant(
                     "a file named after url.lastPathComponent", file: "DiskCache.swift",
                     inside: "func fileURL",
