@@ -13,9 +13,7 @@ extension Exercises {
 
     static let chapter1: [Exercise] = [
         Exercise(
-            id: "1.1", title: "Read slowly", step: 1, kind: .run,
-            task: "Predict: at reading pace, with short gentle drags, does step 1 still stutter?",
-            commands: ["swift run Step1Naive --scenario reading"],
+            id: "1.1", step: 1, kind: .run,
             hints: ["Look at hitch_time_ratio_ms_per_s and the band beside it."],
             runs: [RunSpec(label: "reading", step: .this, scenario: .builtIn("reading"))],
             expectations: [
@@ -24,13 +22,7 @@ extension Exercises {
                     says: "step 1 should stutter even at reading pace")
             ]),
         Exercise(
-            id: "1.2", title: "A faster network", step: 1, kind: .run,
-            task:
-                "Write out/fast.scenario: the course with a 20 MB/s network. Predict the hitch ratio, then run it.",
-            commands: [
-                "mkdir -p out && cp Sources/Scenarios/Resources/Scenarios/course.scenario out/fast.scenario",
-                "swift run Step1Naive --scenario out/fast.scenario",
-            ],
+            id: "1.2", step: 1, kind: .run,
             hints: [
                 "Change only the network line: network rtt=20ms jitter=5ms bandwidth=20MB/s connections=6 timeout=10s",
                 "Compare main_thread_busy_ms and hitch_time_ms with a run of the course itself.",
@@ -52,13 +44,7 @@ extension Exercises {
                     says: "decoding and filtering on the main thread should keep the worst band"),
             ]),
         Exercise(
-            id: "1.3", title: "A 120 Hz screen", step: 1, kind: .run,
-            task:
-                "Copy out/fast.scenario to out/fast120.scenario with refresh=120. Predict: better or worse?",
-            commands: [
-                "cp out/fast.scenario out/fast120.scenario",
-                "swift run Step1Naive --scenario out/fast120.scenario",
-            ],
+            id: "1.3", step: 1, kind: .run,
             hints: [
                 "Change only the screen line: screen height=667 row=88 refresh=120",
                 "Each late frame is forgiven one frame's time: at 120 Hz that allowance halves.",

@@ -18,9 +18,7 @@ extension Exercises {
 
     static let chapter2: [Exercise] = [
         Exercise(
-            id: "2.1", title: "More workers", step: 2, kind: .run,
-            task: "Predict what --concurrency 4 does to the wait and to the bytes.",
-            commands: ["swift run Step2Background --concurrency 4"],
+            id: "2.1", step: 2, kind: .run,
             hints: ["Compare time_to_visible_ms_p95 and requests_started with a run without the option."],
             runs: [
                 RunSpec(label: "one", step: .this, scenario: .builtIn("course")),
@@ -37,15 +35,12 @@ extension Exercises {
                     times: 0.9, says: "four workers should start about as many requests: the same backlog"),
             ]),
         Exercise(
-            id: "2.2", title: "Remove a check", step: 2,
+            id: "2.2", step: 2,
             kind: .change([
                 Edit(
                     file: "ImageDownloader.swift", inside: "func main",
                     old: "        if isCancelled {\n            return\n        }\n", new: "", occurrence: 2)
             ]),
-            task:
-                "In ImageDownloader.main(), delete the second `if isCancelled { return }`. Predict what changes.",
-            commands: ["swift run Step2Background"],
             hints: [
                 "Does anything in step 2 ever call cancel()?",
                 "Search Sources/Step2Background for cancel: nothing cancels, so the check never fires.",
@@ -85,10 +80,7 @@ extension Exercises {
                     shows: ["nothing should change"]),
             ]),
         Exercise(
-            id: "2.3", title: "Count the waste", step: 2, kind: .run,
-            task:
-                "Run step 2 on long-fling and compare requests_started and bytes_downloaded with their oracles.",
-            commands: ["swift run Step2Background --scenario long-fling"],
+            id: "2.3", step: 2, kind: .run,
             hints: ["The oracle is the note beside requests_started and bytes_downloaded."],
             runs: [RunSpec(label: "long-fling", step: .this, scenario: .builtIn("long-fling"))],
             expectations: [
@@ -105,15 +97,8 @@ extension Exercises {
                     times: 0.5, says: "most of those bytes should be wasted"),
             ]),
         Exercise(
-            id: "2.4", title: "Write the ImageDownloader", step: 2,
+            id: "2.4", step: 2,
             kind: .write([Blank(file: "ImageDownloader.swift", declaration: "func main")]),
-            task: """
-                Write ImageDownloader.main(): return at once if the operation is cancelled; download \
-                movieRecord.url with the blocking Network.shared.data(contentsOf:); check isCancelled again; \
-                then decode with Image(data:) and set movieRecord.image and .state (.downloaded, or .failed \
-                with Image.failed).
-                """,
-            commands: ["swift run Course check 2.4"],
             hints: [
                 "The record's url is optional: movieRecord.url.flatMap { Network.shared.data(contentsOf: $0) }.",
                 "After the download, `if isCancelled { return }` again: a cancel during the download shows here.",
@@ -196,16 +181,9 @@ extension Exercises {
                     ], shows: ["decode", "main thread"]),
             ]),
         Exercise(
-            id: "2.5", title: "Write startDownloadForRecord", step: 2,
+            id: "2.5", step: 2,
             kind: .write([Blank(file: "ListViewController.swift", declaration: "func startDownloadForRecord")]
             ),
-            task: """
-                Write startDownloadForRecord(_:indexPath:): do nothing if a download for the row is in \
-                movieOperations.downloadsInProgress; else make an ImageDownloader whose completionBlock (unless \
-                cancelled) hops to OperationQueue.main, removes the row from downloadsInProgress and reloads \
-                it; record the downloader and add it to the download queue.
-                """,
-            commands: ["swift run Course check 2.5"],
             hints: [
                 "Look at startFiltrationForRecord just below: the download is built the same way.",
                 "Inside the completion block, `if downloader.isCancelled { return }` comes first.",

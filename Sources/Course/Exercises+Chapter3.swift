@@ -39,17 +39,13 @@ extension Exercises {
 
     static let chapter3: [Exercise] = [
         Exercise(
-            id: "3.1", title: "A late completion", step: 3,
+            id: "3.1", step: 3,
             kind: .change([
                 Edit(
                     file: "ListViewController.swift", inside: "func startDownloadForRecord",
                     old: "            if downloader.isCancelled {\n                return\n            }\n",
                     new: "")
             ]),
-            task:
-                "In startDownloadForRecord, delete the `if downloader.isCancelled { return }` at the top of "
-                + "the completion block. Predict what happens on slow-reuse.",
-            commands: ["swift run Step3IdleOnly --scenario slow-reuse"],
             hints: ["Watch late_completions: completion work that ran for a cancelled operation."],
             runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
             expectations: [
@@ -79,13 +75,7 @@ extension Exercises {
                     ], shows: ["late_completions should rise"]),
             ]),
         Exercise(
-            id: "3.2", title: "Make step 3 look worse than step 2", step: 3, kind: .run,
-            task: "Write out/slow.scenario (a 30-second slow drag) and run steps 2 and 3 on it. "
-                + "Predict which shows more grey.",
-            commands: [
-                "swift run Step2Background --scenario out/slow.scenario",
-                "swift run Step3IdleOnly --scenario out/slow.scenario",
-            ],
+            id: "3.2", step: 3, kind: .run,
             hints: ["Compare placeholder_row_seconds: step 3 loads nothing while the finger moves."],
             runs: [
                 RunSpec(label: "step 2", step: .previous, scenario: slow),
@@ -98,9 +88,7 @@ extension Exercises {
                     says: "during a long slow drag step 3 should show far more grey than step 2")
             ]),
         Exercise(
-            id: "3.3", title: "More workers again", step: 3, kind: .run,
-            task: "Run step 3 with --concurrency 3 and predict the wait.",
-            commands: ["swift run Step3IdleOnly --concurrency 3"],
+            id: "3.3", step: 3, kind: .run,
             hints: ["Only visible rows are in the queue now, so more workers waste nothing."],
             runs: [
                 RunSpec(label: "one", step: .this, scenario: .builtIn("course")),
@@ -115,17 +103,10 @@ extension Exercises {
                     says: "three workers should fill stops sooner")
             ]),
         Exercise(
-            id: "3.4", title: "Write loadImagesForOnscreenCells", step: 3,
+            id: "3.4", step: 3,
             kind: .write([
                 Blank(file: "ListViewController.swift", declaration: "func loadImagesForOnscreenCells")
             ]),
-            task: """
-                Write loadImagesForOnscreenCells(): the rows with a download or filtration pending, minus the \
-                visible rows, are cancelled (cancel the operation and remove it from its map); the visible \
-                rows minus the pending ones are started with startOperationsForMovieRecord. Sort each set \
-                before looping over it.
-                """,
-            commands: ["swift run Course check 3.4"],
             hints: [
                 "Start from `guard let pathsArray = tableView.indexPathsForVisibleRows else { return }`.",
                 "var allPendingOperations = Set(movieOperations.downloadsInProgress.keys); "
@@ -222,7 +203,7 @@ extension Exercises {
                         + "            return\n        }\n", shows: ["even one with rows to cancel"]),
             ]),
         Exercise(
-            id: "3.5", title: "Write the suspension and the scroll callbacks", step: 3,
+            id: "3.5", step: 3,
             kind: .write([
                 Blank(file: "ListViewController.swift", declaration: "func scrollViewWillBeginDragging"),
                 Blank(file: "ListViewController.swift", declaration: "func scrollViewDidEndDragging"),
@@ -230,12 +211,6 @@ extension Exercises {
                 Blank(file: "ListViewController.swift", declaration: "func suspendAllOperations"),
                 Blank(file: "ListViewController.swift", declaration: "func resumeAllOperations"),
             ]),
-            task: """
-                Write suspendAllOperations() and resumeAllOperations() (set isSuspended on both queues), and \
-                the three scroll callbacks: suspend when a drag begins; when the table stops (a drag that ends \
-                without deceleration, or the end of deceleration) call loadImagesForOnscreenCells() and resume.
-                """,
-            commands: ["swift run Course check 3.5"],
             hints: [
                 "movieOperations.downloadQueue.isSuspended = true, and the same for filtrationQueue.",
                 "scrollViewDidEndDragging gets `willDecelerate decelerate: Bool`: only `if !decelerate` has the "
@@ -307,13 +282,8 @@ extension Exercises {
                     "        loadImagesForOnscreenCells()\n", "", shows: ["stop"]),
             ]),
         Exercise(
-            id: "3.6", title: "Write the cancellable ImageDownloader", step: 3,
+            id: "3.6", step: 3,
             kind: .write([Blank(file: "ImageDownloader.swift", declaration: "func main")]),
-            task: """
-                Write ImageDownloader.main() again, now where cancelling happens: check isCancelled before the \
-                blocking download and again after it, so a download cancelled while under way is never decoded.
-                """,
-            commands: ["swift run Course check 3.6"],
             hints: [
                 "It is the same code as exercise 2.4.",
                 "The check after the download is the one that matters: the blocking download cannot be "

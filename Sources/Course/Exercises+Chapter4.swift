@@ -10,15 +10,12 @@ extension Exercises {
 
     static let chapter4: [Exercise] = [
         Exercise(
-            id: "4.1", title: "A smaller memory cache", step: 4,
+            id: "4.1", step: 4,
             kind: .change([
                 Edit(
                     file: "ListViewController.swift", inside: "class ListViewController",
                     old: "? 5_000_000 : 0", new: "? 1_000_000 : 0")
             ]),
-            task:
-                "Change the memory cache's totalCostLimit from 5_000_000 to 1_000_000. Predict the caches and memory.",
-            commands: ["swift run Step4CacheAndPrefetch"],
             hints: ["What the memory cache drops, the disk cache still has."],
             runs: [
                 RunSpec(label: "course", step: .this, scenario: .builtIn("course")),
@@ -52,14 +49,12 @@ extension Exercises {
                     shows: ["memory_cache_hits should fall"]),
             ]),
         Exercise(
-            id: "4.2", title: "No prefetch", step: 4,
+            id: "4.2", step: 4,
             kind: .change([
                 Edit(
                     file: "ListViewController.swift", inside: "class ListViewController",
                     old: "let prefetchDistance = 2", new: "let prefetchDistance = 0")
             ]),
-            task: "Change prefetchDistance = 2 to 0. Predict the wait at reading pace.",
-            commands: ["swift run Step4CacheAndPrefetch --scenario reading"],
             hints: [
                 "Prefetch trades bytes for the user's time: look at time_to_visible_ms_p50 and bytes_wasted."
             ],
@@ -86,12 +81,7 @@ extension Exercises {
                     shows: ["wait should grow"]),
             ]),
         Exercise(
-            id: "4.3", title: "Across runs", step: 4, kind: .run,
-            task: "Run step 4 twice with the same --cache-dir. Predict the second run's requests.",
-            commands: [
-                "swift run Step4CacheAndPrefetch --cache-dir out/posters",
-                "swift run Step4CacheAndPrefetch --cache-dir out/posters",
-            ],
+            id: "4.3", step: 4, kind: .run,
             hints: ["The disk cache is a real folder: the first run filled it."],
             runs: [
                 RunSpec(
@@ -111,10 +101,7 @@ extension Exercises {
                     says: "the second run should hit the disk cache more"),
             ]),
         Exercise(
-            id: "4.4", title: "Take the cancel out of reuse", step: 4, kind: .change([noCancelOnReuse]),
-            task: "In MovieCell.prepareForReuse, delete `imageLoad?.cancel()` and `imageLoad = nil`. "
-                + "Predict what happens on mix-up.",
-            commands: ["swift run Step4CacheAndPrefetch --scenario mix-up --screens"],
+            id: "4.4", step: 4, kind: .change([noCancelOnReuse]),
             hints: ["Rows 13 and 15 share a poster: who still wants it when row 15's cell is reused?"],
             runs: [RunSpec(label: "mix-up", step: .this, scenario: .builtIn("mix-up"))],
             expectations: [
@@ -134,11 +121,8 @@ extension Exercises {
                     shows: ["another row's poster"]),
             ]),
         Exercise(
-            id: "4.5", title: "Now watch wrong images appear", step: 4,
+            id: "4.5", step: 4,
             kind: .change([noCancelOnReuse, noSuspension]),
-            task: "Keep 4.4's change, and in scrollViewWillBeginDragging also delete suspendAllOperations(). "
-                + "Predict, then run slow-reuse again.",
-            commands: ["swift run Step4CacheAndPrefetch --scenario slow-reuse"],
             hints: ["A reused cell still holds the old load, so the guard lets the old poster through."],
             runs: [RunSpec(label: "slow-reuse", step: .this, scenario: .builtIn("slow-reuse"))],
             expectations: [
@@ -155,9 +139,7 @@ extension Exercises {
                     shows: ["wrong images should appear"]),
             ]),
         Exercise(
-            id: "4.6", title: "Put the cancel back", step: 4, kind: .change([noSuspension]),
-            task: "Put the two lines of prepareForReuse back, leaving the suspension out. Predict.",
-            commands: ["swift run Step4CacheAndPrefetch --scenario slow-reuse"],
+            id: "4.6", step: 4, kind: .change([noSuspension]),
             hints: [
                 "Cancelling on reuse (and forgetting the load) keeps a late answer out of a reused cell."
             ],
@@ -179,19 +161,13 @@ extension Exercises {
                     shows: ["not the resume"]),
             ]),
         Exercise(
-            id: "4.7", title: "Write prepareForReuse and the guard", step: 4,
+            id: "4.7", step: 4,
             kind: .write([
                 Blank(file: "MovieCell.swift", declaration: "func prepareForReuse"),
                 Blank(
                     file: "ListViewController.swift", declaration: "func finishLoads",
                     statement: "guard let cell = load.cell"),
             ]),
-            task: """
-                Write MovieCell.prepareForReuse(): call super, give up the cell's imageLoad (cancel it and set \
-                it to nil) and clear the image. In finishLoads(for:with:), write the guard: draw only into a \
-                cell (load.cell) whose imageLoad is still this very load (===); skip the load otherwise.
-                """,
-            commands: ["swift run Course check 4.7"],
             hints: [
                 "prepareForReuse: super.prepareForReuse(); imageLoad?.cancel(); imageLoad = nil; imageView.image = nil",
                 "The cell is weak: `guard let cell = load.cell, cell.imageLoad === load else { continue }`.",
@@ -248,14 +224,8 @@ extension Exercises {
                     shows: ["give up its load"]),
             ]),
         Exercise(
-            id: "4.8", title: "Write the cost-bounded LRU", step: 4,
+            id: "4.8", step: 4,
             kind: .write([Blank(file: "ImageCache.swift", declaration: "func setImage")]),
-            task: """
-                Write ImageCache.setImage(_:forKey:): store the entry with its cost and a fresh use stamp \
-                (replacing an old entry's cost), then evict the least recently used entries until totalCost \
-                fits totalCostLimit.
-                """,
-            commands: ["swift run Course check 4.8"],
             hints: [
                 "clock += 1 gives a fresh stamp; subtract an old entry's cost before adding the new one.",
                 "while totalCost > totalCostLimit, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })",
@@ -311,18 +281,12 @@ extension Exercises {
                     shows: ["limit"]),
             ]),
         Exercise(
-            id: "4.9", title: "Write the hashed disk-cache name", step: 4,
+            id: "4.9", step: 4,
             kind: .write([
                 Blank(
                     file: "DiskCache.swift", declaration: "func fileURL",
                     placeholder: "fatalError(\"exercise 4.9: name the file after a hash of the whole URL\")")
             ]),
-            task: """
-                Write DiskCache.fileURL(for:): a file in `directory` named after a hash of the whole URL \
-                (FNV1a64.hexDigest(of:) of its absoluteString) with the extension .poster, so two URLs that \
-                end in the same file name never share a file.
-                """,
-            commands: ["swift run Course check 4.9"],
             hints: [
                 "url.lastPathComponent is not enough: …/spst/…/p2271600704.png and …/mpst/…/p2271600704.png collide.",
                 "directory.appendingPathComponent(FNV1a64.hexDigest(of: url.absoluteString) + \".poster\")",

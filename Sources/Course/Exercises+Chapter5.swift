@@ -2,20 +2,12 @@
 extension Exercises {
     static let chapter5: [Exercise] = [
         Exercise(
-            id: "5.1", title: "Write the actor's one load per URL", step: 5,
+            id: "5.1", step: 5,
             kind: .write([
                 Blank(
                     file: "ImageLoader.swift", declaration: "func image",
                     placeholder: "fatalError(\"exercise 5.1: write image(for:)\")")
             ]),
-            task: """
-                Write ImageLoader.image(for:): without oneLoadPerURL, just loadImage(from:). Otherwise join \
-                the URL's load in loadsInProgress (or startLoad(for:) one), count this row in its waiting, and \
-                await its task's value inside withTaskCancellationHandler, whose handler tells the actor, in \
-                a Task on the executor, that the row gave up (loadCancelled(_:number:)). However the wait \
-                ends, forget the load if it is still the one listed.
-                """,
-            commands: ["swift run Course check 5.1"],
             hints: [
                 "var load = loadsInProgress[url] ?? startLoad(for: url); load.waiting += 1; "
                     + "loadsInProgress[url] = load (a struct: write it back).",
@@ -72,15 +64,7 @@ extension Exercises {
                     shows: ["every row that joins counted"]),
             ]),
         Exercise(
-            id: "5.2", title: "Without cancel on reuse", step: 5, kind: .run,
-            task: """
-                Predict: with --without cancel-on-reuse (no cancel in prepareForReuse, no guard after the \
-                await), does step 5 show the same wrong picture as step 4 on mix-up?
-                """,
-            commands: [
-                "swift run Step5Concurrency --scenario mix-up --without cancel-on-reuse",
-                "swift run Step4CacheAndPrefetch --scenario mix-up --without cancel-on-reuse",
-            ],
+            id: "5.2", step: 5, kind: .run,
             hints: ["Look at wrong_image_events and late_completions in both reports."],
             runs: [
                 RunSpec(

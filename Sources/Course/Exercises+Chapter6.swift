@@ -17,21 +17,13 @@ extension Exercises {
 
     static let chapter6: [Exercise] = [
         Exercise(
-            id: "6.1", title: "Write the download slots' hand-out", step: 6,
+            id: "6.1", step: 6,
             kind: .write([
                 Blank(
                     file: "DownloadSlots.swift", declaration: "private static func startNext",
                     placeholder: "fatalError(\"exercise 6.1: hand the free slots to the most eager waiters\")"
                 )
             ]),
-            task: """
-                Write DownloadSlots.startNext(_:limit:): while a slot is free (state.inUse < limit), take the \
-                most eager waiter (mostEager); while the user scrolls (state.isSuspended) stop unless visible \
-                rows may start (state.visibleRowsMayStart) and this waiter is a visible row's (priority at \
-                least .userInitiated); otherwise count the slot, remove the waiter from the line and return its \
-                continuation with the others, to be resumed outside the lock.
-                """,
-            commands: ["swift run Course check 6.1"],
             hints: [
                 "`while state.inUse < limit, let index = mostEager(state.waiters) { … }`",
                 "While state.isSuspended, go on only when state.visibleRowsMayStart and the waiter's priority "

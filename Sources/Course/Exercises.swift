@@ -1,7 +1,8 @@
 /// Every exercise of the course, in walkthrough order: the one list `Course`, the tests and CI share.
 ///
-/// To add one, see "Adding an exercise" in Walkthrough.md: an entry here, with the same `id` and title as
-/// its item in the chapter's "Exercises" list.
+/// Each chapter's entries are in `Exercises+ChapterN.swift`, with the scenarios they play. An entry holds
+/// what must be code; its title, task and commands are its item in the chapter's "Exercises" list of
+/// Walkthrough.md (`ExerciseText`). To add one, see "Adding an exercise" there.
 enum Exercises {
     static let all: [Exercise] = chapter1 + chapter2 + chapter3 + chapter4 + chapter5 + chapter6 + added
 
