@@ -13,7 +13,7 @@ struct ExerciseTextTests {
     /// A chapter a teacher adds, with the shapes an item takes: a start to leave out, bold and a link in
     /// the text, a code span over two lines, a code block, and lists and paragraphs that are not items.
     static let teachersChapter = """
-        ## Chapter 7 — Step7Mine: a teacher's step
+        ## Chapter 99 — Step99Mine: a teacher's step
 
         1. **Not an exercise.** A numbered list before the exercises.
 
@@ -21,9 +21,9 @@ struct ExerciseTextTests {
 
         Exercise 1 has you write code: a paragraph, not an item.
 
-        1. **Relaunch from disk.** Run `swift run Course start 7.1`, then in
-           `Sources/Step7Mine/DiskCache.swift` write **all** of `load()` (see
-           [the chapter](#chapter-7)). Run `swift run Step7Mine --scenario
+        1. **Relaunch from disk.** Run `swift run Course start 99.1`, then in
+           `Sources/Step99Mine/DiskCache.swift` write **all** of `load()` (see
+           [the chapter](#chapter-99)). Run `swift run Step99Mine --scenario
            relaunch`. You should see `disk_cache_hits` above zero. A relaunch
            reads the disk.
         2. **A scenario.** Save this as `out/a.scenario`:
@@ -33,7 +33,7 @@ struct ExerciseTextTests {
              wait 1s
            ```
 
-           Then run `mkdir -p out` and `swift run Step7Mine --scenario out/a.scenario`.
+           Then run `mkdir -p out` and `swift run Step99Mine --scenario out/a.scenario`.
 
         **Surprise: not an item.** The list has ended.
 
@@ -53,25 +53,25 @@ struct ExerciseTextTests {
     )
     func parsesItems() throws {
         let items = WalkthroughExercises.parse(Self.teachersChapter)
-        #expect(items.map(\.id) == ["7.1", "7.2", "7.3"])
+        #expect(items.map(\.id) == ["99.1", "99.2", "99.3"])
         #expect(items.map(\.title) == ["Relaunch from disk", "A scenario", "After the list"])
         let first = try #require(items.first)
         #expect(
             first.task == [
                 .prose(
-                    "In `Sources/Step7Mine/DiskCache.swift` write all of `load()` (see the chapter). Run "
-                        + "`swift run Step7Mine --scenario relaunch`.")
+                    "In `Sources/Step99Mine/DiskCache.swift` write all of `load()` (see the chapter). Run "
+                        + "`swift run Step99Mine --scenario relaunch`.")
             ])
         #expect(first.outcome == "You should see `disk_cache_hits` above zero. A relaunch reads the disk.")
-        #expect(first.commands == ["swift run Step7Mine --scenario relaunch"])
+        #expect(first.commands == ["swift run Step99Mine --scenario relaunch"])
         let second = items[1]
         #expect(
             second.task == [
                 .prose("Save this as `out/a.scenario`:"), .code(["rows 20", "  wait 1s"]),
-                .prose("Then run `mkdir -p out` and `swift run Step7Mine --scenario out/a.scenario`."),
+                .prose("Then run `mkdir -p out` and `swift run Step99Mine --scenario out/a.scenario`."),
             ])
         #expect(second.outcome.isEmpty)
-        #expect(second.commands == ["mkdir -p out", "swift run Step7Mine --scenario out/a.scenario"])
+        #expect(second.commands == ["mkdir -p out", "swift run Step99Mine --scenario out/a.scenario"])
     }
 
     @Test("A task is wrapped for a terminal without breaking a code span, its code block kept line by line")
@@ -81,7 +81,7 @@ struct ExerciseTextTests {
         #expect(
             lines == [
                 "Save this as `out/a.scenario`:", "", "  rows 20", "    wait 1s", "",
-                "Then run `mkdir -p out` and", "`swift run Step7Mine --scenario out/a.scenario`.",
+                "Then run `mkdir -p out` and", "`swift run Step99Mine --scenario out/a.scenario`.",
             ])
     }
 
@@ -133,7 +133,7 @@ struct ExerciseTextTests {
                 ExerciseTexts(items: items).missingItem(among: Exercises.all)?.hasPrefix(expected) == true)
         case "an item without an entry":
             items += WalkthroughExercises.parse(Self.teachersChapter)
-            expected = "exercise 7.1 (“Relaunch from disk”) of Walkthrough.md is not in Course's table"
+            expected = "exercise 99.1 (“Relaunch from disk”) of Walkthrough.md is not in Course's table"
         case "an item given twice":
             items += items.filter { $0.id == "3.4" }
             expected = "exercise 3.4 has 2 items in Walkthrough.md"
