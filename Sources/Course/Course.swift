@@ -11,10 +11,14 @@ struct Course {
     /// Whether `check` judges a prediction exercise's runs too (for `verify`, which proves what the
     /// walkthrough promises of them): a student's check has nothing of theirs to judge there.
     var judgesPredictions = false
+    /// The exercises' titles and tasks, as the walkthrough writes them.
+    let texts: ExerciseTexts
 
-    init(package: WorkbookPackage) {
+    /// Reads the package's progress and its walkthrough (throws when the walkthrough cannot be read).
+    init(package: WorkbookPackage) throws {
         self.package = package
         progress = Progress(package: package.folder)
+        texts = try ExerciseTexts.read(package: package)
     }
 
     func say(_ text: String) {
@@ -46,7 +50,7 @@ struct Course {
             say(
                 "  \(mark) \(exercise.id.padding(toLength: 5, withPad: " ", startingAt: 0)) "
                     + "\(kindWord(exercise).padding(toLength: 7, withPad: " ", startingAt: 0)) "
-                    + "\(exercise.title) (\(state.rawValue))\(current)")
+                    + "\(texts[exercise].title) (\(state.rawValue))\(current)")
         }
         let covered = Set(Exercises.all.map(\.step))
         for step in package.steps where !covered.contains(step.number) {
@@ -104,13 +108,13 @@ struct Course {
             if wasDone { say("(You passed this exercise before: the ✓ comes back with the next pass.)") }
             try progress.save()
         }
-        say("Exercise \(exercise.id) · \(exercise.title) (\(kindWord(exercise)))\n")
-        say(wrapped(exercise.task))
+        say("Exercise \(exercise.id) · \(texts[exercise].title) (\(kindWord(exercise)))\n")
+        say(texts[exercise].taskLines(width: 100).joined(separator: "\n"))
         if !files.isEmpty {
             say("\nFile\(files.count > 1 ? "s" : "") to edit: " + files.joined(separator: ", "))
         }
         say("\nTry:")
-        for command in exercise.commands { say("  " + command) }
+        for command in texts[exercise].commands { say("  " + command) }
         say(
             "\nWhen you are done: swift run Course check \(exercise.id)   (stuck? swift run Course hint \(exercise.id))"
         )
@@ -124,10 +128,11 @@ struct Course {
 
     /// Takes away the code a write exercise asks for, leaving `// TODO` lines with the task.
     func blank(_ blanks: [Blank], of exercise: Exercise, in stepFolder: String) throws {
+        let check = "swift run Course check \(exercise.id)"
+        let task = texts[exercise].taskLines(width: 90)
         let todo =
-            ["TODO(exercise \(exercise.id)): \(exercise.title)."]
-            + wrapped(exercise.task, width: 90)
-            .split(separator: "\n").map(String.init) + ["Check with: swift run Course check \(exercise.id)"]
+            ["TODO(exercise \(exercise.id)): \(texts[exercise].title)."] + task
+            + (texts[exercise].commands.contains(check) ? [] : ["Check with: \(check)"])
         for (index, blank) in blanks.enumerated() {
             let url = package.folder.appendingPathComponent("Sources/\(stepFolder)/\(blank.file)")
             let text = try String(contentsOf: url, encoding: .utf8)
@@ -163,9 +168,14 @@ struct Course {
         if case .run = exercise.kind {
             if exercise.studentFiles.isEmpty, !judgesPredictions {
                 say(
-                    "\(exercise.id) \(exercise.title): nothing to check: compare your prediction with the run "
-                        + "(\(exercise.commands.joined(separator: "; ")))."
+                    "\(exercise.id) \(texts[exercise].title): nothing to check: compare your prediction with the "
+                        + "run (\(texts[exercise].commands.joined(separator: "; ")))."
                 )
+                if !texts[exercise].outcome.isEmpty {
+                    say(
+                        ExerciseText.wrapped("The walkthrough: " + texts[exercise].outcome, width: 100)
+                            .joined(separator: "\n"))
+                }
                 progress.set(exercise.id, .done)
                 try progress.save()
                 return true
@@ -259,7 +269,7 @@ struct Course {
         progress.set(exercise.id, .done)
         try progress.save()
         let done = Exercises.all.filter { progress.state($0.id) == .done }.count
-        say("✓ \(exercise.id) \(exercise.title): passed. \(done) of \(Exercises.all.count) done.")
+        say("✓ \(exercise.id) \(texts[exercise].title): passed. \(done) of \(Exercises.all.count) done.")
         if let next = Exercises.all.first(where: { progress.state($0.id) != .done }) {
             say("Next: swift run Course start \(next.id)")
         }
@@ -294,7 +304,7 @@ struct Course {
 
     mutating func fail(_ exercise: Exercise, _ reason: String) -> Bool {
         lastFailure = reason
-        say("✗ \(exercise.id) \(exercise.title): \(reason)")
+        say("✗ \(exercise.id) \(texts[exercise].title): \(reason)")
         say("  Stuck? swift run Course hint \(exercise.id)")
         return false
     }
@@ -367,22 +377,5 @@ struct Course {
                 say("(still watching \(exercise.id); Ctrl-C stops)")
             }
         }
-    }
-
-    // MARK: Text
-
-    /// Text wrapped at `width` columns.
-    func wrapped(_ text: String, width: Int = 100) -> String {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > width {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines.joined(separator: "\n")
     }
 }

@@ -89,7 +89,7 @@ enum Coverage {
 
     /// Measures the exercises whose id starts with `prefix`; true when every region is reached (or known
     /// unreachable).
-    static func run(prefix: String, package: WorkbookPackage) throws -> Bool {
+    static func run(prefix: String, package: WorkbookPackage, texts: ExerciseTexts) throws -> Bool {
         let exercises = Exercises.all.filter { exercise in
             guard exercise.id.hasPrefix(prefix) else { return false }
             if case .run = exercise.kind { return false }
@@ -122,7 +122,9 @@ enum Coverage {
             let counts = try measure(
                 exercise, step: step, binary: built[step]!, spans: spans, tools: tools,
                 package: package)
-            let outcome = report(exercise, step: step, spans: spans, counts: counts, package: package)
+            let outcome = report(
+                exercise, title: texts[exercise].title, step: step, spans: spans, counts: counts,
+                package: package)
             unreached += outcome.unreached
             stale += outcome.stale
         }
@@ -348,12 +350,12 @@ enum Coverage {
     /// Prints what an exercise's runs reach of its spans; the regions not run (outside those known
     /// unreachable, and not inside another region not run), and the known unreachable ones that did run.
     static func report(
-        _ exercise: Exercise, step: String, spans: [Span], counts: [String: [CodeRegion: Int]],
+        _ exercise: Exercise, title: String, step: String, spans: [Span], counts: [String: [CodeRegion: Int]],
         package: WorkbookPackage
     ) -> (unreached: Int, stale: [String]) {
         var unreached = 0
         var excused: Set<String> = []
-        Course.say("\(exercise.id) \(exercise.title)")
+        Course.say("\(exercise.id) \(title)")
         for span in spans {
             let path = "Sources/\(step)/\(span.file)"
             let lines =

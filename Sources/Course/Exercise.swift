@@ -1,4 +1,5 @@
-/// One exercise of the course, as `Course` runs it and as the tests and CI check it.
+/// One exercise of the course, as `Course` runs it and as the tests and CI check it: what must be code.
+/// Its words (title, task, commands) are its item in Walkthrough.md, read at run time.
 ///
 /// An exercise names what the student does (`kind`), the runs that judge it, and what must hold of those
 /// runs. Every figure is a relation between runs (this run against the previous step's, the student's code
@@ -15,17 +16,12 @@ struct Exercise: Sendable {
         case write([Blank])
     }
 
-    /// `chapter.number`, as in the walkthrough: `2.4`.
+    /// `chapter.number`, as in the walkthrough: `2.4`, item 4 of chapter 2's "Exercises" list, which
+    /// gives the exercise's title, its task and the commands to try (`ExerciseText`).
     let id: String
-    /// The title the walkthrough gives the exercise, in bold.
-    let title: String
     /// The step number the exercise is about; its folder is found by that number.
     let step: Int
     let kind: Kind
-    /// The task, as `start` prints it (and, for a write exercise, as the `// TODO` says).
-    let task: String
-    /// The commands to try, with `StepN` standing for the step's executable.
-    let commands: [String]
     /// Graded hints, the most general first; `hint` gives one more per call.
     let hints: [String]
     /// The runs that judge the exercise, in order (a later run may reuse an earlier one's cache folder).

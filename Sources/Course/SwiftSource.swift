@@ -37,7 +37,7 @@ enum SwiftSource {
         var bytes = Array(text.utf8)
         guard let braces = braces(of: declaration, in: bytes) else { return nil }
         let indent = indentation(ofLineAt: braces.open, in: bytes)
-        var body = todo.map { indent + "    // " + $0 }
+        var body = todo.map { indent + "    //" + ($0.isEmpty ? "" : " " + $0) }
         if let placeholder { body.append(indent + "    " + placeholder) }
         let replacement = Array(("\n" + body.joined(separator: "\n") + "\n" + indent).utf8)
         bytes.replaceSubrange((braces.open + 1)..<braces.close, with: replacement)
@@ -59,7 +59,8 @@ enum SwiftSource {
         var lineEnd = close
         while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
         let indent = indentation(ofLineAt: found, in: bytes)
-        let replacement = Array(todo.map { indent + "// " + $0 }.joined(separator: "\n").utf8)
+        let replacement = Array(
+            todo.map { indent + "//" + ($0.isEmpty ? "" : " " + $0) }.joined(separator: "\n").utf8)
         bytes.replaceSubrange(lineStart..<lineEnd, with: replacement)
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -87,7 +87,7 @@ enum Verify {
                 removeBuildLocks(of: scratch)
             }
         }
-        var course = Course(package: WorkbookPackage(folder: scratch))
+        var course = try Course(package: WorkbookPackage(folder: scratch))
         course.quiet = true
         Course.say("Building the steps in \(here ? "place" : "a scratch copy (\(scratch.path))")…")
         for step in course.package.steps {
@@ -106,9 +106,9 @@ enum Verify {
             }
             if let verdict {
                 failures.append("\(exercise.id): \(verdict)")
-                Course.say("FAIL  \(exercise.id) \(exercise.title): \(verdict)")
+                Course.say("FAIL  \(exercise.id) \(course.texts[exercise].title): \(verdict)")
             } else {
-                Course.say("ok    \(exercise.id) \(exercise.title)")
+                Course.say("ok    \(exercise.id) \(course.texts[exercise].title)")
             }
         }
         if let longest = allChecks.max(by: { $0.seconds < $1.seconds }) {
@@ -302,25 +302,35 @@ enum Verify {
 
     /// Where the walkthrough's exercise lists and the table disagree.
     static func walkthroughMismatches(package: WorkbookPackage) -> [String] {
-        guard
-            let text = try? String(
-                contentsOf: package.folder.appendingPathComponent("Walkthrough.md"), encoding: .utf8)
-        else { return ["cannot read Walkthrough.md"] }
-        return mismatches(walkthrough: WalkthroughExercises.list(in: text), table: Exercises.all)
+        guard let texts = try? ExerciseTexts.read(package: package) else {
+            return ["cannot read \(ExerciseTexts.file(of: package).path)"]
+        }
+        return mismatches(walkthrough: texts.items, table: Exercises.all)
     }
 
-    static func mismatches(walkthrough: [(id: String, title: String)], table: [Exercise]) -> [String] {
+    /// The one-source rule: each entry of the table has exactly one item in the walkthrough, which gives its
+    /// title, its task and a command to try, and each item an entry: items given twice first, then the
+    /// table's entries in order, then the items without an entry.
+    static func mismatches(walkthrough: [ExerciseText], table: [Exercise]) -> [String] {
         var problems: [String] = []
-        let titles = Dictionary(
-            walkthrough.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+        let listed = Dictionary(grouping: walkthrough, by: \.id)
+        for (id, items) in listed.sorted(by: { $0.key < $1.key }) where items.count > 1 {
+            problems.append("exercise \(id) has \(items.count) items in Walkthrough.md")
+        }
         for exercise in table {
-            guard let title = titles[exercise.id] else {
-                problems.append("exercise \(exercise.id) is not in Walkthrough.md")
+            guard let item = listed[exercise.id]?.first else {
+                problems.append(
+                    "exercise \(exercise.id) has no item in Walkthrough.md (its title and task are written there)"
+                )
                 continue
             }
-            if title != exercise.title {
+            if item.title.isEmpty || item.task.isEmpty {
+                problems.append("exercise \(exercise.id)'s item in Walkthrough.md has no title or no task")
+            }
+            if item.commands.isEmpty {
                 problems.append(
-                    "exercise \(exercise.id) is “\(title)” in Walkthrough.md, “\(exercise.title)” in Course")
+                    "exercise \(exercise.id)'s item in Walkthrough.md names no command to try before “You should "
+                        + "see” (`swift run Step…`, or `swift run Course check \(exercise.id)`)")
             }
         }
         let known = Set(table.map(\.id))
@@ -329,37 +339,5 @@ enum Verify {
                 "exercise \(item.id) (“\(item.title)”) of Walkthrough.md is not in Course's table")
         }
         return problems
-    }
-}
-
-/// The exercises the walkthrough lists: in each chapter's "Exercises" section, items `N. **Title.**`.
-enum WalkthroughExercises {
-    static func list(in text: String) -> [(id: String, title: String)] {
-        var found: [(id: String, title: String)] = []
-        var chapter: Int?
-        var inExercises = false
-        for line in text.components(separatedBy: "\n") {
-            if line.hasPrefix("## ") {
-                inExercises = false
-                chapter = nil
-                if line.hasPrefix("## Chapter ") {
-                    chapter = Int(line.dropFirst("## Chapter ".count).prefix { $0.isNumber })
-                }
-                continue
-            }
-            if line.hasPrefix("### ") {
-                inExercises = line.hasPrefix("### Exercises")
-                continue
-            }
-            guard inExercises, let chapter else { continue }
-            let number = line.prefix { $0.isNumber }
-            guard !number.isEmpty, line.dropFirst(number.count).hasPrefix(". **") else { continue }
-            let rest = line.dropFirst(number.count + 4)
-            guard let end = rest.range(of: "**") else { continue }
-            var title = String(rest[..<end.lowerBound])
-            while let last = title.last, last == "." || last == " " { title.removeLast() }
-            found.append((id: "\(chapter).\(number)", title: title))
-        }
-        return found
     }
 }

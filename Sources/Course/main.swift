@@ -39,7 +39,16 @@ enum CourseCommand {
         guard let package = WorkbookPackage.find() else {
             fail("run me from the workbook's folder (the one with Package.swift)", code: 2)
         }
-        var course = Course(package: package)
+        var course: Course
+        do {
+            course = try Course(package: package)
+        } catch {
+            fail("\(error)", code: 2)
+        }
+        // A student's command needs every exercise's words; `verify` names every mismatch itself.
+        if command != "verify", let missing = course.texts.missingItem(among: Exercises.all) {
+            fail(missing, code: 2)
+        }
         let id = arguments.count > 1 ? arguments[1] : nil
 
         /// The exercise the argument names, or the current one.
@@ -66,7 +75,8 @@ enum CourseCommand {
                 let here = arguments.contains("--here")
                 let prefix = arguments.dropFirst().first { $0 != "--here" } ?? ""
                 exit(try Verify.run(prefix: prefix, from: package, here: here) ? 0 : 1)
-            case "coverage": exit(try Coverage.run(prefix: id ?? "", package: package) ? 0 : 1)
+            case "coverage":
+                exit(try Coverage.run(prefix: id ?? "", package: package, texts: course.texts) ? 0 : 1)
             default: fail("unknown command '\(command)'. Try: swift run Course --help", code: 2)
             }
         } catch {
