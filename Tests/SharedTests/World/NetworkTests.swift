@@ -56,83 +56,76 @@ extension WorldTests {
     static let posterA = "http://posters.test/p/a.png"
     static let posterB = "http://posters.test/p/a-poster-with-a-longer-name.png"
 
-    @Test(
-        "Transfers share the link: one takes the latency plus its bytes over the bandwidth, two equal ones finish together twice as slow, of two unequal ones the larger gets the whole link once the smaller ends"
-    )
-    func transfersShareTheLink() throws {
-        // One transfer takes the latency plus its bytes over the bandwidth.
-        do {
-            let (result, fetches) = try fetchTogether([Self.posterA], bandwidth: 200_000)
-            let fetch = try #require(fetches.first)
-            #expect(fetch.size > 1_000)
-            let expected = 100_000 + bodyTime(fetch.size, 200_000)
-            #expect(abs(Double(fetch.end - fetch.start) - expected) <= 2)
-            #expect(result.metrics.bytesDownloaded == fetch.size)
-            #expect(result.metrics.requestsStarted == 1 && result.metrics.requestsCompleted == 1)
-        }
-        // Two equal transfers started together share the link and finish together, twice as slow.
-        do {
-            let (_, single) = try fetchTogether([Self.posterA], bandwidth: 200_000)
-            let (result, pair) = try fetchTogether([Self.posterA, Self.posterA], bandwidth: 200_000)
-            let one = try #require(single.first)
-            try #require(pair.count == 2)
-            #expect(pair[0].start == pair[1].start)
-            #expect(pair.allSatisfy { $0.size == one.size })
-            #expect(abs(pair[0].end - pair[1].end) <= 1)
-            // Body time doubles: each gets half the link for the whole body.
-            let singleBody = Double(one.end - one.start) - 100_000
-            let pairBody = Double(pair[0].end - pair[0].start) - 100_000
-            #expect(abs(pairBody - 2 * singleBody) <= 3)
-            #expect(abs(pairBody - 2 * bodyTime(one.size, 200_000)) <= 3)
-            #expect(result.metrics.bytesDownloaded == 2 * one.size)
-        }
-        // Unequal transfers: the smaller ends at half speed, then the larger gets the whole link.
-        do {
-            let (_, pair) = try fetchTogether([Self.posterA, Self.posterB], bandwidth: 200_000)
-            try #require(pair.count == 2)
-            let sizes = pair.map(\.size).sorted()
-            try #require(sizes[0] != sizes[1])
-            let start = Double(pair[0].start)
-            let ends = pair.map { Double($0.end) }.sorted()
-            // Until the smaller is done both get half: 2·small/bw; the rest of the larger at full speed.
-            let firstEnd = start + 100_000 + 2 * bodyTime(sizes[0], 200_000)
-            let secondEnd = start + 100_000 + bodyTime(sizes[0] + sizes[1], 200_000)
-            #expect(abs(ends[0] - firstEnd) <= 3)
-            #expect(abs(ends[1] - secondEnd) <= 3)
-        }
+    @Test("One transfer takes the latency plus its bytes over the bandwidth")
+    func oneTransferTakesLatencyPlusBytes() throws {
+        let (result, fetches) = try fetchTogether([Self.posterA], bandwidth: 200_000)
+        let fetch = try #require(fetches.first)
+        #expect(fetch.size > 1_000)
+        let expected = 100_000 + bodyTime(fetch.size, 200_000)
+        #expect(abs(Double(fetch.end - fetch.start) - expected) <= 2)
+        #expect(result.metrics.bytesDownloaded == fetch.size)
+        #expect(result.metrics.requestsStarted == 1 && result.metrics.requestsCompleted == 1)
     }
 
-    @Test(
-        "With one connection per host, two requests to that host run one after the other, while requests to two hosts still overlap"
-    )
-    func oneConnectionPerHost() throws {
-        // With one connection per host, two requests to that host run one after the other.
-        do {
-            let (result, pair) = try fetchTogether(
-                [Self.posterA, Self.posterB], bandwidth: 200_000, connections: 1)
-            try #require(pair.count == 2)
-            #expect(pair[0].start == pair[1].start)
-            let (first, second) = pair[0].end <= pair[1].end ? (pair[0], pair[1]) : (pair[1], pair[0])
-            let start = Double(first.start)
-            // Each pays the full latency and has the link to itself.
-            let firstEnd = start + 100_000 + bodyTime(first.size, 200_000)
-            let secondEnd = firstEnd + 100_000 + bodyTime(second.size, 200_000)
-            #expect(abs(Double(first.end) - firstEnd) <= 2)
-            #expect(abs(Double(second.end) - secondEnd) <= 3)
-            // The second request starts (in the trace) when asked, but waits for the slot.
-            #expect(result.events("request_start").count == 2)
-        }
-        // With one connection per host, requests to two hosts still overlap.
-        do {
-            let (_, pair) = try fetchTogether(
-                [Self.posterA, "http://other.test/p/a.png"], bandwidth: 200_000, connections: 1)
-            try #require(pair.count == 2)
-            // Shared link: both end by latency + (both bodies)/bw, far earlier than two latencies in a row would.
-            let start = Double(pair[0].start)
-            let bothBodies = bodyTime(pair[0].size + pair[1].size, 200_000)
-            for fetch in pair {
-                #expect(Double(fetch.end) <= start + 100_000 + bothBodies + 3)
-            }
+    @Test("Two equal transfers started together share the link and finish together, twice as slow")
+    func equalTransfersShareLink() throws {
+        let (_, single) = try fetchTogether([Self.posterA], bandwidth: 200_000)
+        let (result, pair) = try fetchTogether([Self.posterA, Self.posterA], bandwidth: 200_000)
+        let one = try #require(single.first)
+        try #require(pair.count == 2)
+        #expect(pair[0].start == pair[1].start)
+        #expect(pair.allSatisfy { $0.size == one.size })
+        #expect(abs(pair[0].end - pair[1].end) <= 1)
+        // Body time doubles: each gets half the link for the whole body.
+        let singleBody = Double(one.end - one.start) - 100_000
+        let pairBody = Double(pair[0].end - pair[0].start) - 100_000
+        #expect(abs(pairBody - 2 * singleBody) <= 3)
+        #expect(abs(pairBody - 2 * bodyTime(one.size, 200_000)) <= 3)
+        #expect(result.metrics.bytesDownloaded == 2 * one.size)
+    }
+
+    @Test("Unequal transfers: the smaller ends at half speed, then the larger gets the whole link")
+    func unequalTransfersShareThenHandOver() throws {
+        let (_, pair) = try fetchTogether([Self.posterA, Self.posterB], bandwidth: 200_000)
+        try #require(pair.count == 2)
+        let sizes = pair.map(\.size).sorted()
+        try #require(sizes[0] != sizes[1])
+        let start = Double(pair[0].start)
+        let ends = pair.map { Double($0.end) }.sorted()
+        // Until the smaller is done both get half: 2·small/bw; the rest of the larger at full speed.
+        let firstEnd = start + 100_000 + 2 * bodyTime(sizes[0], 200_000)
+        let secondEnd = start + 100_000 + bodyTime(sizes[0] + sizes[1], 200_000)
+        #expect(abs(ends[0] - firstEnd) <= 3)
+        #expect(abs(ends[1] - secondEnd) <= 3)
+    }
+
+    @Test("With one connection per host, two requests to that host run one after the other")
+    func oneConnectionSerialisesAHost() throws {
+        let (result, pair) = try fetchTogether(
+            [Self.posterA, Self.posterB], bandwidth: 200_000, connections: 1)
+        try #require(pair.count == 2)
+        #expect(pair[0].start == pair[1].start)
+        let (first, second) = pair[0].end <= pair[1].end ? (pair[0], pair[1]) : (pair[1], pair[0])
+        let start = Double(first.start)
+        // Each pays the full latency and has the link to itself.
+        let firstEnd = start + 100_000 + bodyTime(first.size, 200_000)
+        let secondEnd = firstEnd + 100_000 + bodyTime(second.size, 200_000)
+        #expect(abs(Double(first.end) - firstEnd) <= 2)
+        #expect(abs(Double(second.end) - secondEnd) <= 3)
+        // The second request starts (in the trace) when asked, but waits for the slot.
+        #expect(result.events("request_start").count == 2)
+    }
+
+    @Test("With one connection per host, requests to two hosts still overlap")
+    func oneConnectionPerHostStillOverlapsHosts() throws {
+        let (_, pair) = try fetchTogether(
+            [Self.posterA, "http://other.test/p/a.png"], bandwidth: 200_000, connections: 1)
+        try #require(pair.count == 2)
+        // Shared link: both end by latency + (both bodies)/bw, far earlier than two latencies in a row would.
+        let start = Double(pair[0].start)
+        let bothBodies = bodyTime(pair[0].size + pair[1].size, 200_000)
+        for fetch in pair {
+            #expect(Double(fetch.end) <= start + 100_000 + bothBodies + 3)
         }
     }
 
