@@ -83,19 +83,15 @@ extension WorldTests {
     @Test("A 40 ms main-queue block during a drag delays the next frames: one period of hitch")
     func mainQueueBlockCostsOnePeriod() throws {
         let log = Log()
-        let result = try play(Self.drag) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                let timer = OperationQueue()
-                timer.addOperation {
-                    SimulatedThread.current!.sleep(for: 1_005_000 - Phone.current!.now)
-                    OperationQueue.main.addOperation {
-                        log.note("block")
-                        SimulatedThread.current!.sleep(for: 40_000)
-                    }
+        let result = try play(Self.drag, log: log) { _ in
+            let timer = OperationQueue()
+            timer.addOperation {
+                SimulatedThread.current!.sleep(for: 1_005_000 - Phone.current!.now)
+                OperationQueue.main.addOperation {
+                    log.note("block")
+                    SimulatedThread.current!.sleep(for: 40_000)
                 }
             }
-            return app
         }
         let block = try #require(log.first("block"))
         #expect(block.time >= 1_005_000 && block.time < 1_006_000)

@@ -27,23 +27,19 @@ extension WorldTests {
         nonisolated(unsafe) var fetches: [Fetch] = []
         let scenario = testScenario(
             "fetch", rows: 10, rtt: rtt, jitter: 0, bandwidth: bandwidth, connections: connections)
-        let result = try play(scenario) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                let queue = OperationQueue()
-                queue.maxConcurrentOperationCount = urls.count
-                for (index, url) in urls.enumerated() {
-                    queue.addOperation {
-                        let start = Phone.current!.now
-                        let data = Network.shared.data(contentsOf: URL(string: url)!)
-                        fetches.append(
-                            Fetch(
-                                label: "\(index)", start: start, end: Phone.current!.now,
-                                size: data?.count ?? -1))
-                    }
+        let result = try play(scenario, log: log) { _ in
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = urls.count
+            for (index, url) in urls.enumerated() {
+                queue.addOperation {
+                    let start = Phone.current!.now
+                    let data = Network.shared.data(contentsOf: URL(string: url)!)
+                    fetches.append(
+                        Fetch(
+                            label: "\(index)", start: start, end: Phone.current!.now,
+                            size: data?.count ?? -1))
                 }
             }
-            return app
         }
         return (result, fetches.sorted { $0.label < $1.label })
     }
@@ -179,36 +175,33 @@ extension WorldTests {
     func removedPosterAndInvalidURL() throws {
         let log = Log()
         let removed = "http://posters.test/removed/gone.png"
-        let result = try play(testScenario("errors", rows: 10, rtt: 100_000, bandwidth: 100_000)) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                let queue = OperationQueue()
-                queue.maxConcurrentOperationCount = 1
-                var operation: Operation!
-                operation = BlockOperation.simulator {
-                    do throws(NetworkError) {
-                        _ = try Network.shared.data(
-                            from: URL(string: removed)!, cancellingWith: operation)
-                        log.note("404 succeeded")
-                    } catch {
-                        log.note(error == .status(404) ? "404" : "404 wrong error \(error)")
-                    }
-                    let blocking = Network.shared.data(contentsOf: URL(string: removed)!)
-                    log.note(blocking == nil ? "404 nil" : "404 data")
-                    log.note("invalid start")
-                    do throws(NetworkError) {
-                        _ = try Network.shared.data(
-                            from: URL(string: "NO URL")!, cancellingWith: operation)
-                        log.note("invalid succeeded")
-                    } catch {
-                        log.note(error == .invalidURL ? "invalid" : "invalid wrong error \(error)")
-                    }
-                    let ftp = Network.shared.data(contentsOf: URL(string: "ftp://posters.test/p/a.png")!)
-                    log.note(ftp == nil ? "ftp nil" : "ftp data")
+        let result = try play(testScenario("errors", rows: 10, rtt: 100_000, bandwidth: 100_000), log: log) {
+            _ in
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            var operation: Operation!
+            operation = BlockOperation.simulator {
+                do throws(NetworkError) {
+                    _ = try Network.shared.data(
+                        from: URL(string: removed)!, cancellingWith: operation)
+                    log.note("404 succeeded")
+                } catch {
+                    log.note(error == .status(404) ? "404" : "404 wrong error \(error)")
                 }
-                queue.addOperation(operation)
+                let blocking = Network.shared.data(contentsOf: URL(string: removed)!)
+                log.note(blocking == nil ? "404 nil" : "404 data")
+                log.note("invalid start")
+                do throws(NetworkError) {
+                    _ = try Network.shared.data(
+                        from: URL(string: "NO URL")!, cancellingWith: operation)
+                    log.note("invalid succeeded")
+                } catch {
+                    log.note(error == .invalidURL ? "invalid" : "invalid wrong error \(error)")
+                }
+                let ftp = Network.shared.data(contentsOf: URL(string: "ftp://posters.test/p/a.png")!)
+                log.note(ftp == nil ? "ftp nil" : "ftp data")
             }
-            return app
+            queue.addOperation(operation)
         }
         for text in ["404", "404 nil", "invalid", "ftp nil"] {
             #expect(log.first(text) != nil, "\(text)")
@@ -237,38 +230,34 @@ extension WorldTests {
     func cancelMidBody(cancellable: Bool) throws -> (RunResult, Log) {
         let log = Log()
         let scenario = testScenario("cancel", rows: 10, rtt: 100_000, jitter: 0, bandwidth: 100_000)
-        let result = try play(scenario) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                let downloads = OperationQueue()
-                let timer = OperationQueue()
-                let url = URL(string: Self.posterA)!
-                nonisolated(unsafe) var download: Operation!
-                download = BlockOperation {
-                    log.note("start")
-                    if cancellable {
-                        do throws(NetworkError) {
-                            let data = try Network.shared.data(from: url, cancellingWith: download)
-                            log.note("data", Double(data.count))
-                        } catch {
-                            log.note(error == .cancelled ? "cancelled" : "error \(error)")
-                        }
-                    } else {
-                        let data = Network.shared.data(contentsOf: url)
-                        log.note("data", Double(data?.count ?? -1))
+        let result = try play(scenario, log: log) { _ in
+            let downloads = OperationQueue()
+            let timer = OperationQueue()
+            let url = URL(string: Self.posterA)!
+            nonisolated(unsafe) var download: Operation!
+            download = BlockOperation {
+                log.note("start")
+                if cancellable {
+                    do throws(NetworkError) {
+                        let data = try Network.shared.data(from: url, cancellingWith: download)
+                        log.note("data", Double(data.count))
+                    } catch {
+                        log.note(error == .cancelled ? "cancelled" : "error \(error)")
                     }
-                    log.note(download.isCancelled ? "sees cancel" : "sees no cancel")
+                } else {
+                    let data = Network.shared.data(contentsOf: url)
+                    log.note("data", Double(data?.count ?? -1))
                 }
-                downloads.addOperation(download)
-                timer.addOperation {
-                    SimulatedThread.current!.sleep(for: 150_000)
-                    OperationQueue.main.addOperation {
-                        log.note("cancel")
-                        download.cancel()
-                    }
+                log.note(download.isCancelled ? "sees cancel" : "sees no cancel")
+            }
+            downloads.addOperation(download)
+            timer.addOperation {
+                SimulatedThread.current!.sleep(for: 150_000)
+                OperationQueue.main.addOperation {
+                    log.note("cancel")
+                    download.cancel()
                 }
             }
-            return app
         }
         return (result, log)
     }

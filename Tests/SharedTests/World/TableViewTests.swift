@@ -93,26 +93,22 @@ extension WorldTests {
         let log = Log()
         let movies = testMovies(20)
         nonisolated(unsafe) var shownSource: String?
-        let result = try play(testScenario("wrong", rows: 20), movies: movies) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { app in
-                let queue = OperationQueue()
-                queue.addOperation {
-                    guard let data = Network.shared.data(contentsOf: movies[0].url!),
-                        let poster = Image(data: data)
-                    else { return }
-                    OperationQueue.main.addOperation {
-                        shownSource = poster.sourceURL
-                        log.note("show")
-                        // Row 0 gets its own poster; row 1 wrongly gets row 0's too.
-                        app.tableView.cellForRow(at: IndexPath(row: 0, section: 0))?.imageView.image =
-                            poster
-                        app.tableView.cellForRow(at: IndexPath(row: 1, section: 0))?.imageView.image =
-                            poster
-                    }
+        let result = try play(testScenario("wrong", rows: 20), movies: movies, log: log) { app in
+            let queue = OperationQueue()
+            queue.addOperation {
+                guard let data = Network.shared.data(contentsOf: movies[0].url!),
+                    let poster = Image(data: data)
+                else { return }
+                OperationQueue.main.addOperation {
+                    shownSource = poster.sourceURL
+                    log.note("show")
+                    // Row 0 gets its own poster; row 1 wrongly gets row 0's too.
+                    app.tableView.cellForRow(at: IndexPath(row: 0, section: 0))?.imageView.image =
+                        poster
+                    app.tableView.cellForRow(at: IndexPath(row: 1, section: 0))?.imageView.image =
+                        poster
                 }
             }
-            return app
         }
         #expect(log.first("show") != nil)
         #expect(shownSource == movies[0].urlString)
