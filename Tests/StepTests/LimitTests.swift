@@ -6,6 +6,13 @@ import Testing
 /// The limit's lower bounds hold for every step, on the built-in scenarios and on generated ones: no
 /// step does better than the best any client could do.
 extension LessonTests {
+    /// Writes the generated scenario of each sweep family into `folder` and returns their paths.
+    static func generatedScenarios(in folder: URL) throws -> [String] {
+        try (0..<ScenarioSweep.families.count).map {
+            try StepFixtures.scenario(ScenarioSweep.text($0), named: ScenarioSweep.name($0), in: folder)
+        }
+    }
+
     @Test("No step beats the limit on a built-in scenario")
     func noStepBeatsLimitOnBuiltIns() throws {
         for step in Step.allCases {
@@ -19,9 +26,7 @@ extension LessonTests {
     func noStepBeatsLimitOnGenerated() throws {
         let folder = try StepFixtures.folder("limit-sweep")
         defer { try? FileManager.default.removeItem(at: folder) }
-        for sweepCase in 0..<ScenarioSweep.families.count {
-            let path = try StepFixtures.scenario(
-                ScenarioSweep.text(sweepCase), named: ScenarioSweep.name(sweepCase), in: folder)
+        for path in try Self.generatedScenarios(in: folder) {
             for step in Step.allCases { try Self.expectWithinLimit(step.run(path)) }
         }
     }
@@ -105,9 +110,7 @@ extension LessonTests {
     func planStaysWithinBoundsOnGenerated() throws {
         let folder = try StepFixtures.folder("plan-sweep")
         defer { try? FileManager.default.removeItem(at: folder) }
-        for sweepCase in 0..<ScenarioSweep.families.count {
-            let path = try StepFixtures.scenario(
-                ScenarioSweep.text(sweepCase), named: ScenarioSweep.name(sweepCase), in: folder)
+        for path in try Self.generatedScenarios(in: folder) {
             let run = try Self.play(path)
             LessonTests.expectWithinLimit(run)
         }
