@@ -4,22 +4,18 @@ import Testing
 
 /// Belady's MIN against every way a cache could choose, on small sequences.
 extension ImagingTests {
-    @Test(
-        "Belady's MIN has as many hits as the best of every admission and eviction choice, and keeps what comes back soonest where LRU would not"
-    )
-    func beladyMIN() {
-        // MIN has as many hits as the best of every admission and eviction choice.
-        do {
-            for batch in 0..<8 { Self.matchBruteForce(batch: batch) }
-        }
-        // MIN keeps what comes back soonest where LRU would not.
-        do {
-            // A loop one longer than the cache: LRU misses every lookup, MIN keeps two of the three.
-            let loop = Array(repeating: [1, 2, 3], count: 4).flatMap { $0 }
-            #expect(BeladyMIN.hits(lookups: loop, capacity: 2) > 0)
-            #expect(BeladyMIN.hits(lookups: loop, capacity: 0) == 0)
-            #expect(BeladyMIN.hits(lookups: [1, 1, 1], capacity: 1) == 2)
-        }
+    @Test("MIN has as many hits as the best of every admission and eviction choice")
+    func minMatchesBestChoice() {
+        for batch in 0..<8 { Self.matchBruteForce(batch: batch) }
+    }
+
+    @Test("MIN keeps what comes back soonest where LRU would not")
+    func minKeepsWhatReturnsSoonest() {
+        // A loop one longer than the cache: LRU misses every lookup, MIN keeps two of the three.
+        let loop = Array(repeating: [1, 2, 3], count: 4).flatMap { $0 }
+        #expect(BeladyMIN.hits(lookups: loop, capacity: 2) > 0)
+        #expect(BeladyMIN.hits(lookups: loop, capacity: 0) == 0)
+        #expect(BeladyMIN.hits(lookups: [1, 1, 1], capacity: 1) == 2)
     }
 
     /// Compares MIN with every choice on 40 generated sequences of one batch.

@@ -21,35 +21,31 @@ extension InputTests {
         try handle.close()
     }
 
-    @Test(
-        "A 50 MB scenario file and a 50 MB catalog are refused from their size, quickly, naming the file and the limit"
-    )
-    func hugeFilesRefusedFromSize() throws {
-        // A 50 MB scenario file is refused from its size, quickly, naming the file and the limit.
-        do {
-            let folder = try StepFixtures.folder("hostile")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let file = folder.appendingPathComponent("huge.scenario")
-            try sparseFile(file, bytes: 50_000_000, startingWith: "wait 1s\n")
-            let start = ContinuousClock.now
-            let error = #expect(throws: ScenarioError.self) { try ScenarioParser.load(file.path) }
-            #expect(ContinuousClock.now - start < .seconds(1))
-            #expect(error?.source == file.path)
-            #expect(error?.line == nil)
-            #expect(error?.description.contains("50000000 bytes") == true)
-            #expect(
-                error?.description.contains("at most \(ScenarioParser.maximumFileBytes) bytes") == true)
-        }
-        // A 50 MB catalog is refused from its size, naming the file.
-        do {
-            let folder = try StepFixtures.folder("hostile")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let file = folder.appendingPathComponent("movies.plist")
-            try sparseFile(file, bytes: 50_000_000, startingWith: "<?xml version=\"1.0\"?>")
-            let error = #expect(throws: CatalogError.self) { try MovieCatalog.load(from: file) }
-            #expect(error?.description.hasPrefix(file.path) == true)
-            #expect(error?.description.contains("at most \(MovieCatalog.maximumFileBytes)") == true)
-        }
+    @Test("A 50 MB scenario file is refused from its size, quickly, naming the file and the limit")
+    func hugeScenarioFileRefused() throws {
+        let folder = try StepFixtures.folder("hostile")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("huge.scenario")
+        try sparseFile(file, bytes: 50_000_000, startingWith: "wait 1s\n")
+        let start = ContinuousClock.now
+        let error = #expect(throws: ScenarioError.self) { try ScenarioParser.load(file.path) }
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(error?.source == file.path)
+        #expect(error?.line == nil)
+        #expect(error?.description.contains("50000000 bytes") == true)
+        #expect(
+            error?.description.contains("at most \(ScenarioParser.maximumFileBytes) bytes") == true)
+    }
+
+    @Test("A 50 MB catalog is refused from its size, naming the file")
+    func hugeCatalogRefused() throws {
+        let folder = try StepFixtures.folder("hostile")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("movies.plist")
+        try sparseFile(file, bytes: 50_000_000, startingWith: "<?xml version=\"1.0\"?>")
+        let error = #expect(throws: CatalogError.self) { try MovieCatalog.load(from: file) }
+        #expect(error?.description.hasPrefix(file.path) == true)
+        #expect(error?.description.contains("at most \(MovieCatalog.maximumFileBytes)") == true)
     }
 
     @Test("A scenario file just under the limit is still read (and judged on its lines)")
@@ -104,47 +100,43 @@ extension InputTests {
         #expect(error?.message.hasPrefix("is a FIFO (named pipe), not a scenario file") == true)
     }
 
-    @Test(
-        "A --posters folder that is missing, a file, holds no PNG files or cannot be read is refused, naming --posters"
-    )
-    func postersFolderRefused() throws {
-        // A --posters folder that is missing, a file, or holds no PNG files is refused, naming --posters.
-        do {
-            let folder = try StepFixtures.folder("hostile")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let missing = folder.appendingPathComponent("absent")
-            let file = folder.appendingPathComponent("poster.png")
-            try Data([1, 2, 3]).write(to: file)
-            let empty = folder.appendingPathComponent("empty")
-            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-            try Data("not a poster".utf8).write(to: empty.appendingPathComponent("notes.txt"))
-            for (url, says) in [
-                (missing, "no such folder"), (file, "is a file"), (empty, "no .png files"),
-            ] {
-                let error = #expect(throws: WorkbookError.self) {
-                    try PosterServer(postersDirectory: url)
-                }
-                #expect(error?.description.hasPrefix("--posters: ") == true)
-                #expect(error?.description.contains(says) == true, "\(String(describing: error))")
-                #expect(error?.description.contains(url.path) == true)
+    @Test("A --posters folder that is missing, a file, or holds no PNG files is refused, naming --posters")
+    func unusablePostersFolderRefused() throws {
+        let folder = try StepFixtures.folder("hostile")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("absent")
+        let file = folder.appendingPathComponent("poster.png")
+        try Data([1, 2, 3]).write(to: file)
+        let empty = folder.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        try Data("not a poster".utf8).write(to: empty.appendingPathComponent("notes.txt"))
+        for (url, says) in [
+            (missing, "no such folder"), (file, "is a file"), (empty, "no .png files"),
+        ] {
+            let error = #expect(throws: WorkbookError.self) {
+                try PosterServer(postersDirectory: url)
             }
+            #expect(error?.description.hasPrefix("--posters: ") == true)
+            #expect(error?.description.contains(says) == true, "\(String(describing: error))")
+            #expect(error?.description.contains(url.path) == true)
         }
-        // An unreadable --posters folder is refused, naming --posters.
-        do {
-            let folder = try StepFixtures.folder("hostile")
-            defer {
-                try? FileManager.default.setAttributes(
-                    [.posixPermissions: 0o755], ofItemAtPath: folder.path)
-                try? FileManager.default.removeItem(at: folder)
-            }
-            try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: folder.path)
-            // The superuser reads every folder whatever its permissions: nothing to check then.
-            guard (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) == nil else {
-                return
-            }
-            let error = #expect(throws: WorkbookError.self) { try PosterServer(postersDirectory: folder) }
-            #expect(error == .badInput("--posters: cannot read the folder \(folder.path)"))
+    }
+
+    @Test("An unreadable --posters folder is refused, naming --posters")
+    func unreadablePostersFolderRefused() throws {
+        let folder = try StepFixtures.folder("hostile")
+        defer {
+            try? FileManager.default.setAttributes(
+                [.posixPermissions: 0o755], ofItemAtPath: folder.path)
+            try? FileManager.default.removeItem(at: folder)
         }
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: folder.path)
+        // The superuser reads every folder whatever its permissions: nothing to check then.
+        guard (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) == nil else {
+            return
+        }
+        let error = #expect(throws: WorkbookError.self) { try PosterServer(postersDirectory: folder) }
+        #expect(error == .badInput("--posters: cannot read the folder \(folder.path)"))
     }
 
     @Test("Thousands of mutated catalogs each load or are refused naming the file, and never trap")

@@ -72,39 +72,36 @@ extension InputTests {
         #expect(movies.filter { $0.url == nil }.count == 1, "only hangge.com is invalid")
     }
 
-    @Test(
-        "The catalog has the rows the lessons need: removed posters the server answers with 404, two pairs sharing one URL, a pair of URLs sharing their last path component"
-    )
-    func rowsTheLessonsNeed() throws {
-        // Some rows point at removed posters the server answers with 404.
-        do {
-            let movies = try MovieCatalog.bundled().movies
-            let removed = movies.indices.filter { movies[$0].urlString.contains("/removed/") }
-            #expect(removed.count >= 3)
-            #expect(removed.allSatisfy { movies[$0].url != nil }, "404 rows are valid URLs")
-            #expect(removed.contains { $0 < 16 }, "one is near the top, so the course meets it")
-        }
-        // Two pairs of rows share one URL exactly.
-        do {
-            let movies = try MovieCatalog.bundled().movies.filter { $0.url != nil }
-            let counts = Dictionary(grouping: movies, by: \.urlString).mapValues(\.count)
-            let shared = counts.filter { $0.value > 1 }
-            #expect(shared.count == 2)
-            #expect(shared.values.allSatisfy { $0 == 2 })
-        }
-        // One pair of different URLs shares its last path component.
-        do {
-            let movies = try MovieCatalog.bundled().movies.filter { $0.url != nil }
-            let distinctURLs = Set(movies.map(\.urlString))
-            let byLastComponent = Dictionary(
-                grouping: distinctURLs, by: { $0.split(separator: "/").last! })
-            let colliding = byLastComponent.values.filter { $0.count > 1 }
-            #expect(colliding.count == 1)
-            let pair = try #require(colliding.first).sorted()
-            #expect(pair.count == 2)
-            #expect(pair[0].contains("/mpst/public/"))
-            #expect(pair[1].contains("/spst/public/"))
-        }
+    @Test("Some rows point at removed posters the server answers with 404")
+    func someRowsPointAtRemovedPosters() throws {
+        let movies = try MovieCatalog.bundled().movies
+        let removed = movies.indices.filter { movies[$0].urlString.contains("/removed/") }
+        #expect(removed.count >= 3)
+        #expect(removed.allSatisfy { movies[$0].url != nil }, "404 rows are valid URLs")
+        #expect(removed.contains { $0 < 16 }, "one is near the top, so the course meets it")
+    }
+
+    @Test("Two pairs of rows share one URL exactly")
+    func twoRowPairsShareAURL() throws {
+        let movies = try MovieCatalog.bundled().movies.filter { $0.url != nil }
+        let counts = Dictionary(grouping: movies, by: \.urlString).mapValues(\.count)
+        let shared = counts.filter { $0.value > 1 }
+        #expect(shared.count == 2)
+        #expect(shared.values.allSatisfy { $0 == 2 })
+    }
+
+    @Test("One pair of different URLs shares its last path component")
+    func onePairSharesLastPathComponent() throws {
+        let movies = try MovieCatalog.bundled().movies.filter { $0.url != nil }
+        let distinctURLs = Set(movies.map(\.urlString))
+        let byLastComponent = Dictionary(
+            grouping: distinctURLs, by: { $0.split(separator: "/").last! })
+        let colliding = byLastComponent.values.filter { $0.count > 1 }
+        #expect(colliding.count == 1)
+        let pair = try #require(colliding.first).sorted()
+        #expect(pair.count == 2)
+        #expect(pair[0].contains("/mpst/public/"))
+        #expect(pair[1].contains("/spst/public/"))
     }
 
     @Test("Addresses without an http(s) scheme or a host are refused with a reason")

@@ -48,54 +48,52 @@ extension InputTests {
         ]
     }()
 
-    @Test(
-        "Good arguments parse: none give the defaults, valued options in both spellings, flags with -h for --help, in any order with an equals sign kept inside a value"
-    )
-    func goodArgumentsParse() throws {
-        // No arguments give the defaults: the course scenario, text output, auto colour.
-        do {
-            let options = try OptionsParser.parse([])
-            #expect(options.scenario == "course")
-            #expect(options.seed == nil)
-            #expect(!options.json && !options.screens && !options.help)
-            #expect(options.color == .auto)
-            #expect(
-                options.tracePath == nil && options.cacheDirectory == nil && options.concurrency == nil)
-            #expect(
-                options.postersDirectory == nil && options.timelinePath == nil
-                    && options.exportDirectory == nil)
+    @Test("No arguments give the defaults: the course scenario, text output, auto colour")
+    func noArgumentsGiveDefaults() throws {
+        let options = try OptionsParser.parse([])
+        #expect(options.scenario == "course")
+        #expect(options.seed == nil)
+        #expect(!options.json && !options.screens && !options.help)
+        #expect(options.color == .auto)
+        #expect(
+            options.tracePath == nil && options.cacheDirectory == nil && options.concurrency == nil)
+        #expect(
+            options.postersDirectory == nil && options.timelinePath == nil
+                && options.exportDirectory == nil)
+    }
+
+    @Test("Every option with a value parses as “--opt value” and as “--opt=value”")
+    func valuedOptionsParseBothSpellings() throws {
+        for (option, value, expected) in Self.valued {
+            #expect(try OptionsParser.parse([option, value]) == expected, "\(option) \(value)")
+            #expect(try OptionsParser.parse(["\(option)=\(value)"]) == expected, "\(option)=\(value)")
         }
-        // Every option with a value parses as “--opt value” and as “--opt=value”.
-        do {
-            for (option, value, expected) in Self.valued {
-                #expect(try OptionsParser.parse([option, value]) == expected, "\(option) \(value)")
-                #expect(try OptionsParser.parse(["\(option)=\(value)"]) == expected, "\(option)=\(value)")
-            }
-        }
-        // Flags parse, and -h means --help.
-        do {
-            var json = RunOptions()
-            json.json = true
-            #expect(try OptionsParser.parse(["--json"]) == json)
-            var screens = RunOptions()
-            screens.screens = true
-            #expect(try OptionsParser.parse(["--screens"]) == screens)
-            var help = RunOptions()
-            help.help = true
-            #expect(try OptionsParser.parse(["--help"]) == help)
-            #expect(try OptionsParser.parse(["-h"]) == help)
-        }
-        // Options combine in any order, and an equals sign inside a value is kept.
-        do {
-            let options = try OptionsParser.parse([
-                "--json", "--seed=7", "--scenario", "my=file.scenario", "--color=always", "--screens",
-            ])
-            #expect(options.json && options.screens)
-            #expect(options.seed == 7)
-            #expect(options.scenario == "my=file.scenario")
-            #expect(options.color == .always)
-            #expect(try OptionsParser.parse(["--scenario=a=b"]).scenario == "a=b")
-        }
+    }
+
+    @Test("Flags parse, and -h means --help")
+    func flagsParse() throws {
+        var json = RunOptions()
+        json.json = true
+        #expect(try OptionsParser.parse(["--json"]) == json)
+        var screens = RunOptions()
+        screens.screens = true
+        #expect(try OptionsParser.parse(["--screens"]) == screens)
+        var help = RunOptions()
+        help.help = true
+        #expect(try OptionsParser.parse(["--help"]) == help)
+        #expect(try OptionsParser.parse(["-h"]) == help)
+    }
+
+    @Test("Options combine in any order, and an equals sign inside a value is kept")
+    func optionsCombineInAnyOrder() throws {
+        let options = try OptionsParser.parse([
+            "--json", "--seed=7", "--scenario", "my=file.scenario", "--color=always", "--screens",
+        ])
+        #expect(options.json && options.screens)
+        #expect(options.seed == 7)
+        #expect(options.scenario == "my=file.scenario")
+        #expect(options.color == .always)
+        #expect(try OptionsParser.parse(["--scenario=a=b"]).scenario == "a=b")
     }
 
     @Test("Every option in the table parses its own value: the table is the one place an option lives")
@@ -133,74 +131,73 @@ extension InputTests {
         #expect(optionLines.count == documented.count - 1, "one line per option")
     }
 
-    @Test(
-        "Bad arguments are refused, each saying what is wrong: an unknown option with a close one, a missing value, a bad value with what is expected, an option given twice, a bare word"
-    )
-    func badArgumentsRefused() throws {
-        // Unknown options are refused, suggesting a close one.
-        do {
-            #expect(parseError(["--jsno"]) == .unknownOption("--jsno", suggestion: "--json"))
-            #expect(
-                parseError(["--cachedir", "x"]) == .unknownOption("--cachedir", suggestion: "--cache-dir")
-            )
-            #expect(parseError(["-json"]) == .unknownOption("-json", suggestion: "--json"))
-            #expect(parseError(["--sed=4"]) == .unknownOption("--sed", suggestion: "--seed"))
-            #expect(parseError(["--verbose"]) == .unknownOption("--verbose", suggestion: nil))
-            let message = OptionsError.unknownOption("--jsno", suggestion: "--json").description
-            #expect(message.contains("“--jsno”") && message.contains("did you mean “--json”"))
-        }
-        // An option missing its value is refused, naming it.
-        do {
-            #expect(parseError(["--seed"]) == .missingValue(option: "--seed"))
-            #expect(parseError(["--scenario", "--json"]) == .missingValue(option: "--scenario"))
-            #expect(parseError(["--trace", "-h"]) == .missingValue(option: "--trace"))
-            #expect(
-                OptionsError.missingValue(option: "--seed").description.contains("“--seed” needs a value")
-            )
-        }
-        // Bad values are refused, naming the option, the value and what is expected.
-        do {
-            #expect(
-                parseError(["--seed", "-5"])
-                    == .badValue(
-                        option: "--seed", value: "-5",
-                        expected: "a whole number from 0 to 18446744073709551615"))
-            #expect(parseError(["--seed=18446744073709551616"]) != nil)
-            #expect(parseError(["--seed=7.5"]) != nil)
-            #expect(
-                parseError(["--concurrency", "65"])
-                    == .badValue(
-                        option: "--concurrency", value: "65", expected: "a whole number from 1 to 64"))
-            #expect(parseError(["--concurrency=0"]) != nil)
-            #expect(
-                parseError(["--color", "blue"])
-                    == .badValue(option: "--color", value: "blue", expected: "auto, always or never"))
-            #expect(
-                parseError(["--trace="])
-                    == .badValue(option: "--trace", value: "", expected: "a file path"))
-            #expect(
-                parseError(["--json=yes"])
-                    == .badValue(option: "--json", value: "yes", expected: "no value (it is a flag)"))
-            let message = OptionsError.badValue(
-                option: "--color", value: "blue", expected: "auto, always or never"
-            )
-            .description
-            #expect(
-                message.contains("“blue”") && message.contains("“--color”")
-                    && message.contains("auto, always"))
-        }
-        // An option given twice is refused, in either spelling.
-        do {
-            #expect(parseError(["--seed", "1", "--seed=2"]) == .duplicateOption("--seed"))
-            #expect(parseError(["--json", "--json"]) == .duplicateOption("--json"))
-            #expect(parseError(["-h", "--help"]) == .duplicateOption("--help"))
-        }
-        // A bare word is refused with a hint to use --scenario.
-        do {
-            #expect(parseError(["course"]) == .unexpectedArgument("course"))
-            #expect(parseError(["--json", "extra"]) == .unexpectedArgument("extra"))
-            #expect(OptionsError.unexpectedArgument("course").description.contains("--scenario course"))
-        }
+    @Test("Unknown options are refused, suggesting a close one")
+    func unknownOptionsRefused() {
+        #expect(parseError(["--jsno"]) == .unknownOption("--jsno", suggestion: "--json"))
+        #expect(
+            parseError(["--cachedir", "x"]) == .unknownOption("--cachedir", suggestion: "--cache-dir")
+        )
+        #expect(parseError(["-json"]) == .unknownOption("-json", suggestion: "--json"))
+        #expect(parseError(["--sed=4"]) == .unknownOption("--sed", suggestion: "--seed"))
+        #expect(parseError(["--verbose"]) == .unknownOption("--verbose", suggestion: nil))
+        let message = OptionsError.unknownOption("--jsno", suggestion: "--json").description
+        #expect(message.contains("“--jsno”") && message.contains("did you mean “--json”"))
+    }
+
+    @Test("An option missing its value is refused, naming it")
+    func missingValueRefused() {
+        #expect(parseError(["--seed"]) == .missingValue(option: "--seed"))
+        #expect(parseError(["--scenario", "--json"]) == .missingValue(option: "--scenario"))
+        #expect(parseError(["--trace", "-h"]) == .missingValue(option: "--trace"))
+        #expect(
+            OptionsError.missingValue(option: "--seed").description.contains("“--seed” needs a value")
+        )
+    }
+
+    @Test("Bad values are refused, naming the option, the value and what is expected")
+    func badValuesRefused() {
+        #expect(
+            parseError(["--seed", "-5"])
+                == .badValue(
+                    option: "--seed", value: "-5",
+                    expected: "a whole number from 0 to 18446744073709551615"))
+        #expect(parseError(["--seed=18446744073709551616"]) != nil)
+        #expect(parseError(["--seed=7.5"]) != nil)
+        #expect(
+            parseError(["--concurrency", "65"])
+                == .badValue(
+                    option: "--concurrency", value: "65", expected: "a whole number from 1 to 64"))
+        #expect(parseError(["--concurrency=0"]) != nil)
+        #expect(
+            parseError(["--color", "blue"])
+                == .badValue(option: "--color", value: "blue", expected: "auto, always or never"))
+        #expect(
+            parseError(["--trace="])
+                == .badValue(option: "--trace", value: "", expected: "a file path"))
+        #expect(
+            parseError(["--json=yes"])
+                == .badValue(option: "--json", value: "yes", expected: "no value (it is a flag)"))
+        let message = OptionsError.badValue(
+            option: "--color", value: "blue", expected: "auto, always or never"
+        )
+        .description
+        #expect(
+            message.contains("“blue”") && message.contains("“--color”")
+                && message.contains("auto, always"))
+    }
+
+    @Test("An option given twice is refused, in either spelling")
+    func repeatedOptionRefused() {
+        #expect(parseError(["--seed", "1", "--seed=2"]) == .duplicateOption("--seed"))
+        #expect(parseError(["--json", "--json"]) == .duplicateOption("--json"))
+        #expect(parseError(["-h", "--help"]) == .duplicateOption("--help"))
+    }
+
+    @Test("A bare word is refused with a hint to use --scenario")
+    func bareWordRefused() {
+        #expect(parseError(["course"]) == .unexpectedArgument("course"))
+        #expect(parseError(["--json", "extra"]) == .unexpectedArgument("extra"))
+        #expect(OptionsError.unexpectedArgument("course").description.contains("--scenario course"))
     }
 
     @Test("A program that takes only some options (Compare) refuses the others and lists only its own")
@@ -224,60 +221,57 @@ extension InputTests {
         #expect(try OptionsParser.parse(["--json"]).json)
     }
 
-    @Test(
-        "--without takes a comma-separated list of the step's own techniques, in the step's order, each once; a typo lists only the step's own, and a step with none refuses the option"
-    )
-    func withoutTakesOwnTechniques() throws {
-        // --without takes a comma-separated list of the step's techniques, in the step's order, each once.
-        do {
-            let names = ["memory-cache", "prefetch"]
-            let options = try OptionsParser.parse(
-                ["--without", "prefetch,memory-cache,prefetch"], techniques: names)
-            #expect(options.without == ["memory-cache", "prefetch"])
-            #expect(throws: OptionsError.self) {
-                try OptionsParser.parse(["--without", "prefetching"], techniques: names)
-            }
-            #expect(throws: OptionsError.self) {
-                try OptionsParser.parse(["--without", ""], techniques: names)
-            }
+    @Test("--without takes a comma-separated list of the step's techniques, in the step's order, each once")
+    func withoutTakesAList() throws {
+        let names = ["memory-cache", "prefetch"]
+        let options = try OptionsParser.parse(
+            ["--without", "prefetch,memory-cache,prefetch"], techniques: names)
+        #expect(options.without == ["memory-cache", "prefetch"])
+        #expect(throws: OptionsError.self) {
+            try OptionsParser.parse(["--without", "prefetching"], techniques: names)
         }
-        // A step's --without takes only the techniques it has; a step with none refuses the option.
-        do {
-            let stepFive = ["decode-at-display-size", "disk-cache"]
-            let options = try OptionsParser.parse(["--without", "disk-cache"], techniques: stepFive)
-            #expect(options.without == ["disk-cache"])
-            // A name another step has is refused with exit code 2's error, not ignored.
-            #expect(throws: OptionsError.self) {
-                try OptionsParser.parse(["--without", "prefetch"], techniques: stepFive)
-            }
-            #expect(throws: OptionsError.self) {
-                try OptionsParser.parse(["--without", "prefetch"], techniques: [])
-            }
-            // The help lists the step's own names, and leaves the option out of a step that has none.
-            let help = OptionsParser.helpText(program: "Step5", summary: "s", techniques: stepFive)
-            let line = try #require(help.split(separator: "\n").first { $0.contains("--without") })
-            #expect(line.hasSuffix("decode-at-display-size, disk-cache"))
-            #expect(
-                !OptionsParser.helpText(program: "Step1", summary: "s", techniques: []).contains(
-                    "--without"))
+        #expect(throws: OptionsError.self) {
+            try OptionsParser.parse(["--without", ""], techniques: names)
         }
-        // A --without word that is no technique is refused listing only the step's own techniques.
-        do {
-            let stepFive = ["decode-at-display-size", "disk-cache"]
-            let error = #expect(throws: OptionsError.self) {
-                try OptionsParser.parse(["--without", "disk-cach"], techniques: stepFive)
-            }
-            #expect(
-                error
-                    == .badValue(
-                        option: "--without", value: "disk-cach",
-                        expected: "a comma-separated list of decode-at-display-size, disk-cache"))
-            // Without a step's list (a library caller), no name is taken.
-            let none = #expect(throws: OptionsError.self) {
-                try OptionsParser.parse(["--without", "prefetch"])
-            }
-            #expect(none?.description.contains("no techniques") == true)
+    }
+
+    @Test("A step's --without takes only the techniques it has; a step with none refuses the option")
+    func withoutTakesOnlyTheStepsTechniques() throws {
+        let stepFive = ["decode-at-display-size", "disk-cache"]
+        let options = try OptionsParser.parse(["--without", "disk-cache"], techniques: stepFive)
+        #expect(options.without == ["disk-cache"])
+        // A name another step has is refused with exit code 2's error, not ignored.
+        #expect(throws: OptionsError.self) {
+            try OptionsParser.parse(["--without", "prefetch"], techniques: stepFive)
         }
+        #expect(throws: OptionsError.self) {
+            try OptionsParser.parse(["--without", "prefetch"], techniques: [])
+        }
+        // The help lists the step's own names, and leaves the option out of a step that has none.
+        let help = OptionsParser.helpText(program: "Step5", summary: "s", techniques: stepFive)
+        let line = try #require(help.split(separator: "\n").first { $0.contains("--without") })
+        #expect(line.hasSuffix("decode-at-display-size, disk-cache"))
+        #expect(
+            !OptionsParser.helpText(program: "Step1", summary: "s", techniques: []).contains(
+                "--without"))
+    }
+
+    @Test("A --without word that is no technique is refused listing only the step's own techniques")
+    func unknownTechniqueRefused() throws {
+        let stepFive = ["decode-at-display-size", "disk-cache"]
+        let error = #expect(throws: OptionsError.self) {
+            try OptionsParser.parse(["--without", "disk-cach"], techniques: stepFive)
+        }
+        #expect(
+            error
+                == .badValue(
+                    option: "--without", value: "disk-cach",
+                    expected: "a comma-separated list of decode-at-display-size, disk-cache"))
+        // Without a step's list (a library caller), no name is taken.
+        let none = #expect(throws: OptionsError.self) {
+            try OptionsParser.parse(["--without", "prefetch"])
+        }
+        #expect(none?.description.contains("no techniques") == true)
     }
 
     /// A value each valued option accepts.

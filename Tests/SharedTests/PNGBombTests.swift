@@ -33,50 +33,47 @@ extension CodecTests {
         return writer.bytes + PNGTestBuilder.bigEndian(b << 16 | 1)
     }
 
-    @Test(
-        "Headers claiming more than their data are refused early: a 4 MB inflate after 1040 bytes, a terabyte without reserving it, a large claim as too short"
-    )
-    func claimsBeyondTheData() {
-        // A 16×16 image whose data inflates to 4 MB is refused after the 1040 bytes it implies.
-        do {
-            let bomb = Self.zeroBomb(count: 4_000_000)
-            let file =
-                PNGTestBuilder.signature
-                + PNGTestBuilder.header(width: 16, height: 16, bitDepth: 8, colorType: 6)
-                + PNGTestBuilder.chunk("IDAT", bomb) + PNGTestBuilder.chunk("IEND", [])
-            #expect(file.count < 200_000)
-            #expect(throws: PNGError.imageDataTooLong(expected: 16 * (16 * 4 + 1))) {
-                try PNGDecoder.decode(file)
-            }
-            // The same stream, allowed to run, really does inflate to 4 MB: the refusal is the limit's doing.
-            #expect((try? Inflater.inflate(bomb, maximumOutputSize: 8_000_000))?.count == 4_000_000)
+    @Test("A 16×16 image whose data inflates to 4 MB is refused after the 1040 bytes it implies")
+    func inflatingBombRefusedAtImpliedSize() {
+        let bomb = Self.zeroBomb(count: 4_000_000)
+        let file =
+            PNGTestBuilder.signature
+            + PNGTestBuilder.header(width: 16, height: 16, bitDepth: 8, colorType: 6)
+            + PNGTestBuilder.chunk("IDAT", bomb) + PNGTestBuilder.chunk("IEND", [])
+        #expect(file.count < 200_000)
+        #expect(throws: PNGError.imageDataTooLong(expected: 16 * (16 * 4 + 1))) {
+            try PNGDecoder.decode(file)
         }
-        // A tiny file claiming a terabyte image is refused without reserving the terabyte.
-        do {
-            // 2^20 × 2^20 grey pixels: about 1.1 TB of image data, allowed by a caller passing Int.max. Reserving
-            // that up front would abort the process; the data must be read before anything that size is made.
-            let side: UInt32 = 1 << 20
-            let file =
-                PNGTestBuilder.signature
-                + PNGTestBuilder.header(width: side, height: side, bitDepth: 8, colorType: 0)
-                + PNGTestBuilder.chunk("IDAT", PNGTestBuilder.zlibStored([UInt8](repeating: 0, count: 100)))
-                + PNGTestBuilder.chunk("IEND", [])
-            let expected = Int(side) * (Int(side) + 1)
-            #expect(throws: PNGError.imageDataTooShort(expected: expected, actual: 100)) {
-                try PNGDecoder.decode(file, maximumPixels: Int.max)
-            }
+        // The same stream, allowed to run, really does inflate to 4 MB: the refusal is the limit's doing.
+        #expect((try? Inflater.inflate(bomb, maximumOutputSize: 8_000_000))?.count == 4_000_000)
+    }
+
+    @Test("A tiny file claiming a terabyte image is refused without reserving the terabyte")
+    func terabyteClaimRefusedWithoutReserving() {
+        // 2^20 × 2^20 grey pixels: about 1.1 TB of image data, allowed by a caller passing Int.max. Reserving
+        // that up front would abort the process; the data must be read before anything that size is made.
+        let side: UInt32 = 1 << 20
+        let file =
+            PNGTestBuilder.signature
+            + PNGTestBuilder.header(width: side, height: side, bitDepth: 8, colorType: 0)
+            + PNGTestBuilder.chunk("IDAT", PNGTestBuilder.zlibStored([UInt8](repeating: 0, count: 100)))
+            + PNGTestBuilder.chunk("IEND", [])
+        let expected = Int(side) * (Int(side) + 1)
+        #expect(throws: PNGError.imageDataTooShort(expected: expected, actual: 100)) {
+            try PNGDecoder.decode(file, maximumPixels: Int.max)
         }
-        // Within the pixel limit, a header far larger than its data is refused as too short.
-        do {
-            // 8192 × 8192 RGBA is exactly the default limit: 268 MB the header implies, 20 KB of zeros given.
-            let file =
-                PNGTestBuilder.signature
-                + PNGTestBuilder.header(width: 8192, height: 8192, bitDepth: 8, colorType: 6)
-                + PNGTestBuilder.chunk("IDAT", Self.zeroBomb(count: 20_000))
-                + PNGTestBuilder.chunk("IEND", [])
-            #expect(throws: PNGError.imageDataTooShort(expected: 8192 * (8192 * 4 + 1), actual: 20_000)) {
-                try PNGDecoder.decode(file)
-            }
+    }
+
+    @Test("Within the pixel limit, a header far larger than its data is refused as too short")
+    func headerLargerThanDataRefused() {
+        // 8192 × 8192 RGBA is exactly the default limit: 268 MB the header implies, 20 KB of zeros given.
+        let file =
+            PNGTestBuilder.signature
+            + PNGTestBuilder.header(width: 8192, height: 8192, bitDepth: 8, colorType: 6)
+            + PNGTestBuilder.chunk("IDAT", Self.zeroBomb(count: 20_000))
+            + PNGTestBuilder.chunk("IEND", [])
+        #expect(throws: PNGError.imageDataTooShort(expected: 8192 * (8192 * 4 + 1), actual: 20_000)) {
+            try PNGDecoder.decode(file)
         }
     }
 

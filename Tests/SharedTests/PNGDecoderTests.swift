@@ -22,182 +22,182 @@ extension CodecTests {
     /// Opaque grey pixels of the given levels.
     func grey(_ levels: [UInt8]) -> [UInt8] { levels.flatMap { [$0, $0, $0, 255] } }
 
-    @Test(
-        "Every colour type at every bit depth decodes to RGBA8: grey of 1 to 16 bits, RGB, palettes, grey with alpha and RGBA"
-    )
-    func everyColourTypeAndDepth() throws {
-        // 1-bit grey scales 0 and 1 to 0 and 255, over two rows.
-        do {
-            let rows = [[1, 0, 1, 1, 0, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 0, 1, 0, 0]]
-            let png = PNGTestBuilder.png(
-                width: 10, height: 2, bitDepth: 1, colorType: 0,
-                filteredData: PNGTestBuilder.unfilteredData(
-                    rows.map { PNGTestBuilder.pack($0, bitDepth: 1) })
+    @Test("1-bit grey scales 0 and 1 to 0 and 255, over two rows")
+    func oneBitGreyScales() throws {
+        let rows = [[1, 0, 1, 1, 0, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 0, 1, 0, 0]]
+        let png = PNGTestBuilder.png(
+            width: 10, height: 2, bitDepth: 1, colorType: 0,
+            filteredData: PNGTestBuilder.unfilteredData(
+                rows.map { PNGTestBuilder.pack($0, bitDepth: 1) })
+        )
+        let bitmap = try PNGDecoder.decode(png)
+        #expect(bitmap.rgba == grey(rows.flatMap { $0 }.map { $0 == 1 ? 255 : 0 }))
+    }
+
+    @Test("2-bit and 4-bit grey scale to the full range")
+    func lowDepthGreyScales() throws {
+        #expect(
+            try decodeRow(
+                width: 5, bitDepth: 2, colorType: 0,
+                row: PNGTestBuilder.pack([0, 1, 2, 3, 2], bitDepth: 2))
+                == grey([0, 85, 170, 255, 170]))
+        #expect(
+            try decodeRow(
+                width: 3, bitDepth: 4, colorType: 0,
+                row: PNGTestBuilder.pack([0, 7, 15], bitDepth: 4))
+                == grey([0, 119, 255]))
+    }
+
+    @Test("8-bit grey passes through and 16-bit grey rounds v/257 to nearest")
+    func wideGreyRounds() throws {
+        #expect(
+            try decodeRow(width: 3, bitDepth: 8, colorType: 0, row: [0, 128, 255])
+                == grey([0, 128, 255]))
+        // 0x0080 = 128 → 0.498 → 0; 0x0081 = 129 → 0.502 → 1; 0x8080 → 128; 0x1234 = 4660 → 18.13 → 18.
+        let row: [UInt8] = [0x00, 0x00, 0x00, 0x80, 0x00, 0x81, 0x80, 0x80, 0xff, 0xff, 0x12, 0x34]
+        #expect(
+            try decodeRow(width: 6, bitDepth: 16, colorType: 0, row: row)
+                == grey([0, 0, 1, 128, 255, 18]))
+    }
+
+    @Test("8-bit and 16-bit RGB become opaque RGBA")
+    func rgbBecomesOpaqueRGBA() throws {
+        #expect(
+            try decodeRow(width: 2, bitDepth: 8, colorType: 2, row: [1, 2, 3, 250, 251, 252])
+                == [1, 2, 3, 255, 250, 251, 252, 255])
+        // 0x0101 → 1, 0x8000 = 32768 → 127.502 → 128, 0xffff → 255.
+        #expect(
+            try decodeRow(
+                width: 1, bitDepth: 16, colorType: 2, row: [0x01, 0x01, 0x80, 0x00, 0xff, 0xff])
+                == [1, 128, 255, 255])
+    }
+
+    @Test("Palette images of 1, 2, 4 and 8 bits look their indices up")
+    func palettesLookUpIndices() throws {
+        let colors: [[UInt8]] = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [9, 8, 7]]
+        let plte = PNGTestBuilder.chunk("PLTE", colors.flatMap { $0 })
+        let expected: ([Int]) -> [UInt8] = { indices in indices.flatMap { colors[$0] + [255] } }
+        #expect(
+            try decodeRow(
+                width: 3, bitDepth: 1, colorType: 3,
+                row: PNGTestBuilder.pack([1, 0, 1], bitDepth: 1),
+                chunks: [plte])
+                == expected([1, 0, 1]))
+        #expect(
+            try decodeRow(
+                width: 5, bitDepth: 2, colorType: 3,
+                row: PNGTestBuilder.pack([3, 2, 1, 0, 3], bitDepth: 2),
+                chunks: [plte]) == expected([3, 2, 1, 0, 3]))
+        #expect(
+            try decodeRow(
+                width: 3, bitDepth: 4, colorType: 3,
+                row: PNGTestBuilder.pack([2, 3, 0], bitDepth: 4),
+                chunks: [plte])
+                == expected([2, 3, 0]))
+        #expect(
+            try decodeRow(width: 4, bitDepth: 8, colorType: 3, row: [3, 3, 1, 2], chunks: [plte])
+                == expected([3, 3, 1, 2]))
+    }
+
+    @Test("Grey with alpha and RGBA decode, at 8 and 16 bits")
+    func greyAlphaAndRGBADecode() throws {
+        #expect(
+            try decodeRow(width: 2, bitDepth: 8, colorType: 4, row: [10, 20, 200, 0]) == [
+                10, 10, 10, 20, 200, 200, 200, 0,
+            ])
+        #expect(
+            try decodeRow(width: 1, bitDepth: 16, colorType: 4, row: [0x80, 0x80, 0x00, 0x81]) == [
+                128, 128, 128, 1,
+            ])
+        #expect(
+            try decodeRow(width: 1, bitDepth: 8, colorType: 6, row: [1, 2, 3, 4]) == [1, 2, 3, 4])
+        #expect(
+            try decodeRow(
+                width: 1, bitDepth: 16, colorType: 6,
+                row: [0xff, 0xff, 0x00, 0x80, 0x01, 0x01, 0x80, 0x80])
+                == [255, 0, 1, 128])
+    }
+
+    @Test("A grey tRNS key makes matching samples transparent, compared at the original depth")
+    func greyKeyMakesTransparent() throws {
+        let key50 = PNGTestBuilder.chunk("tRNS", [0, 50])
+        #expect(
+            try decodeRow(width: 2, bitDepth: 8, colorType: 0, row: [50, 51], chunks: [key50])
+                == [50, 50, 50, 0, 51, 51, 51, 255])
+        let key2 = PNGTestBuilder.chunk("tRNS", [0, 2])
+        #expect(
+            try decodeRow(
+                width: 3, bitDepth: 2, colorType: 0,
+                row: PNGTestBuilder.pack([2, 3, 2], bitDepth: 2),
+                chunks: [key2])
+                == [170, 170, 170, 0, 255, 255, 255, 255, 170, 170, 170, 0])
+        // 0x1234 and 0x1235 both round to 18, but only the exact 16-bit match is transparent.
+        let key1234 = PNGTestBuilder.chunk("tRNS", [0x12, 0x34])
+        #expect(
+            try decodeRow(
+                width: 2, bitDepth: 16, colorType: 0, row: [0x12, 0x34, 0x12, 0x35], chunks: [key1234]
             )
-            let bitmap = try PNGDecoder.decode(png)
-            #expect(bitmap.rgba == grey(rows.flatMap { $0 }.map { $0 == 1 ? 255 : 0 }))
-        }
-        // 2-bit and 4-bit grey scale to the full range.
-        do {
-            #expect(
-                try decodeRow(
-                    width: 5, bitDepth: 2, colorType: 0,
-                    row: PNGTestBuilder.pack([0, 1, 2, 3, 2], bitDepth: 2))
-                    == grey([0, 85, 170, 255, 170]))
-            #expect(
-                try decodeRow(
-                    width: 3, bitDepth: 4, colorType: 0,
-                    row: PNGTestBuilder.pack([0, 7, 15], bitDepth: 4))
-                    == grey([0, 119, 255]))
-        }
-        // 8-bit grey passes through and 16-bit grey rounds v/257 to nearest.
-        do {
-            #expect(
-                try decodeRow(width: 3, bitDepth: 8, colorType: 0, row: [0, 128, 255])
-                    == grey([0, 128, 255]))
-            // 0x0080 = 128 → 0.498 → 0; 0x0081 = 129 → 0.502 → 1; 0x8080 → 128; 0x1234 = 4660 → 18.13 → 18.
-            let row: [UInt8] = [0x00, 0x00, 0x00, 0x80, 0x00, 0x81, 0x80, 0x80, 0xff, 0xff, 0x12, 0x34]
-            #expect(
-                try decodeRow(width: 6, bitDepth: 16, colorType: 0, row: row)
-                    == grey([0, 0, 1, 128, 255, 18]))
-        }
-        // 8-bit and 16-bit RGB become opaque RGBA.
-        do {
-            #expect(
-                try decodeRow(width: 2, bitDepth: 8, colorType: 2, row: [1, 2, 3, 250, 251, 252])
-                    == [1, 2, 3, 255, 250, 251, 252, 255])
-            // 0x0101 → 1, 0x8000 = 32768 → 127.502 → 128, 0xffff → 255.
-            #expect(
-                try decodeRow(
-                    width: 1, bitDepth: 16, colorType: 2, row: [0x01, 0x01, 0x80, 0x00, 0xff, 0xff])
-                    == [1, 128, 255, 255])
-        }
-        // Palette images of 1, 2, 4 and 8 bits look their indices up.
-        do {
-            let colors: [[UInt8]] = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [9, 8, 7]]
-            let plte = PNGTestBuilder.chunk("PLTE", colors.flatMap { $0 })
-            let expected: ([Int]) -> [UInt8] = { indices in indices.flatMap { colors[$0] + [255] } }
-            #expect(
-                try decodeRow(
-                    width: 3, bitDepth: 1, colorType: 3,
-                    row: PNGTestBuilder.pack([1, 0, 1], bitDepth: 1),
-                    chunks: [plte])
-                    == expected([1, 0, 1]))
-            #expect(
-                try decodeRow(
-                    width: 5, bitDepth: 2, colorType: 3,
-                    row: PNGTestBuilder.pack([3, 2, 1, 0, 3], bitDepth: 2),
-                    chunks: [plte]) == expected([3, 2, 1, 0, 3]))
-            #expect(
-                try decodeRow(
-                    width: 3, bitDepth: 4, colorType: 3,
-                    row: PNGTestBuilder.pack([2, 3, 0], bitDepth: 4),
-                    chunks: [plte])
-                    == expected([2, 3, 0]))
-            #expect(
-                try decodeRow(width: 4, bitDepth: 8, colorType: 3, row: [3, 3, 1, 2], chunks: [plte])
-                    == expected([3, 3, 1, 2]))
-        }
-        // Grey with alpha and RGBA, at 8 and 16 bits.
-        do {
-            #expect(
-                try decodeRow(width: 2, bitDepth: 8, colorType: 4, row: [10, 20, 200, 0]) == [
-                    10, 10, 10, 20, 200, 200, 200, 0,
-                ])
-            #expect(
-                try decodeRow(width: 1, bitDepth: 16, colorType: 4, row: [0x80, 0x80, 0x00, 0x81]) == [
-                    128, 128, 128, 1,
-                ])
-            #expect(
-                try decodeRow(width: 1, bitDepth: 8, colorType: 6, row: [1, 2, 3, 4]) == [1, 2, 3, 4])
-            #expect(
-                try decodeRow(
-                    width: 1, bitDepth: 16, colorType: 6,
-                    row: [0xff, 0xff, 0x00, 0x80, 0x01, 0x01, 0x80, 0x80])
-                    == [255, 0, 1, 128])
-        }
+                == [18, 18, 18, 0, 18, 18, 18, 255])
     }
 
-    @Test(
-        "A tRNS chunk makes exactly the samples it names transparent: a grey key at the original depth, an RGB key, a palette's first alphas"
-    )
-    func transparencyKeys() throws {
-        // A grey tRNS key makes matching samples transparent, compared at the original depth.
-        do {
-            let key50 = PNGTestBuilder.chunk("tRNS", [0, 50])
-            #expect(
-                try decodeRow(width: 2, bitDepth: 8, colorType: 0, row: [50, 51], chunks: [key50])
-                    == [50, 50, 50, 0, 51, 51, 51, 255])
-            let key2 = PNGTestBuilder.chunk("tRNS", [0, 2])
-            #expect(
-                try decodeRow(
-                    width: 3, bitDepth: 2, colorType: 0,
-                    row: PNGTestBuilder.pack([2, 3, 2], bitDepth: 2),
-                    chunks: [key2])
-                    == [170, 170, 170, 0, 255, 255, 255, 255, 170, 170, 170, 0])
-            // 0x1234 and 0x1235 both round to 18, but only the exact 16-bit match is transparent.
-            let key1234 = PNGTestBuilder.chunk("tRNS", [0x12, 0x34])
-            #expect(
-                try decodeRow(
-                    width: 2, bitDepth: 16, colorType: 0, row: [0x12, 0x34, 0x12, 0x35], chunks: [key1234]
-                )
-                    == [18, 18, 18, 0, 18, 18, 18, 255])
-        }
-        // An RGB tRNS key makes only exactly matching pixels transparent.
-        do {
-            let key = PNGTestBuilder.chunk("tRNS", [0, 1, 0, 2, 0, 3])
-            #expect(
-                try decodeRow(
-                    width: 3, bitDepth: 8, colorType: 2, row: [1, 2, 3, 1, 2, 4, 1, 2, 3], chunks: [key])
-                    == [1, 2, 3, 0, 1, 2, 4, 255, 1, 2, 3, 0])
-            let key16 = PNGTestBuilder.chunk("tRNS", [0x01, 0x01, 0x02, 0x02, 0x03, 0x03])
-            let row: [UInt8] = [0x01, 0x01, 0x02, 0x02, 0x03, 0x03, 0x01, 0x01, 0x02, 0x02, 0x03, 0x04]
-            #expect(
-                try decodeRow(width: 2, bitDepth: 16, colorType: 2, row: row, chunks: [key16]) == [
-                    1, 2, 3, 0, 1, 2, 3, 255,
-                ])
-        }
-        // A palette tRNS gives alphas to the first entries and leaves the rest opaque.
-        do {
-            let chunks = [
-                PNGTestBuilder.chunk("PLTE", [10, 10, 10, 20, 20, 20, 30, 30, 30]),
-                PNGTestBuilder.chunk("tRNS", [0, 128]),
-            ]
-            #expect(
-                try decodeRow(width: 3, bitDepth: 8, colorType: 3, row: [0, 1, 2], chunks: chunks)
-                    == [10, 10, 10, 0, 20, 20, 20, 128, 30, 30, 30, 255])
-        }
+    @Test("An RGB tRNS key makes only exactly matching pixels transparent")
+    func rgbKeyMakesTransparent() throws {
+        let key = PNGTestBuilder.chunk("tRNS", [0, 1, 0, 2, 0, 3])
+        #expect(
+            try decodeRow(
+                width: 3, bitDepth: 8, colorType: 2, row: [1, 2, 3, 1, 2, 4, 1, 2, 3], chunks: [key])
+                == [1, 2, 3, 0, 1, 2, 4, 255, 1, 2, 3, 0])
+        let key16 = PNGTestBuilder.chunk("tRNS", [0x01, 0x01, 0x02, 0x02, 0x03, 0x03])
+        let row: [UInt8] = [0x01, 0x01, 0x02, 0x02, 0x03, 0x03, 0x01, 0x01, 0x02, 0x02, 0x03, 0x04]
+        #expect(
+            try decodeRow(width: 2, bitDepth: 16, colorType: 2, row: row, chunks: [key16]) == [
+                1, 2, 3, 0, 1, 2, 3, 255,
+            ])
     }
 
-    @Test("The Sub, Up, Average and Paeth filters each add their predictor")
-    func rowFilters() throws {
-        // The Sub filter adds the byte to the left.
-        do {
-            #expect(try greyLevels(width: 3, filteredRows: [[1, 10, 5, 5]]) == [10, 15, 20])
-        }
-        // The Up filter adds the byte above.
-        do {
-            #expect(
-                try greyLevels(width: 3, filteredRows: [[0, 10, 20, 30], [2, 1, 2, 3]]) == [
-                    10, 20, 30, 11, 22, 33,
-                ])
-        }
-        // The Average filter adds the floor of the mean of left and above.
-        do {
-            // 1 + (0 + 10) / 2 = 6; 2 + (6 + 20) / 2 = 15; 3 + (15 + 30) / 2 = 25.
-            #expect(
-                try greyLevels(width: 3, filteredRows: [[0, 10, 20, 30], [3, 1, 2, 3]]) == [
-                    10, 20, 30, 6, 15, 25,
-                ])
-        }
-        // The Paeth filter picks above, left or upper-left as the predictor, wrapping mod 256.
-        do {
-            // Above 60 → 40 + 60 = 100; left 100 (estimate 90) → 105; upper-left 50 (estimate 70) → 53;
-            // left 53 (estimate 58) → 53 + 250 = 303 mod 256 = 47.
-            #expect(
-                try greyLevels(width: 4, filteredRows: [[0, 60, 50, 15, 20], [4, 40, 5, 3, 250]])
-                    == [60, 50, 15, 20, 100, 105, 53, 47])
-        }
+    @Test("A palette tRNS gives alphas to the first entries and leaves the rest opaque")
+    func paletteTransparencyGivesAlphas() throws {
+        let chunks = [
+            PNGTestBuilder.chunk("PLTE", [10, 10, 10, 20, 20, 20, 30, 30, 30]),
+            PNGTestBuilder.chunk("tRNS", [0, 128]),
+        ]
+        #expect(
+            try decodeRow(width: 3, bitDepth: 8, colorType: 3, row: [0, 1, 2], chunks: chunks)
+                == [10, 10, 10, 0, 20, 20, 20, 128, 30, 30, 30, 255])
+    }
+
+    /// One row filter on hand-picked grey rows, and the levels it gives, worked by hand.
+    struct RowFilterCase: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        let width: Int
+        let filteredRows: [[UInt8]]
+        let levels: [UInt8]
+    }
+
+    static let rowFilterCases = [
+        RowFilterCase(
+            testDescription: "The Sub filter adds the byte to the left", width: 3,
+            filteredRows: [[1, 10, 5, 5]],
+            levels: [10, 15, 20]),
+        RowFilterCase(
+            testDescription: "The Up filter adds the byte above", width: 3,
+            filteredRows: [[0, 10, 20, 30], [2, 1, 2, 3]], levels: [10, 20, 30, 11, 22, 33]),
+        // 1 + (0 + 10) / 2 = 6; 2 + (6 + 20) / 2 = 15; 3 + (15 + 30) / 2 = 25.
+        RowFilterCase(
+            testDescription: "The Average filter adds the floor of the mean of left and above", width: 3,
+            filteredRows: [[0, 10, 20, 30], [3, 1, 2, 3]], levels: [10, 20, 30, 6, 15, 25]),
+        // Above 60 → 40 + 60 = 100; left 100 (estimate 90) → 105; upper-left 50 (estimate 70) → 53;
+        // left 53 (estimate 58) → 53 + 250 = 303 mod 256 = 47.
+        RowFilterCase(
+            testDescription:
+                "The Paeth filter picks above, left or upper-left as the predictor, wrapping mod 256",
+            width: 4, filteredRows: [[0, 60, 50, 15, 20], [4, 40, 5, 3, 250]],
+            levels: [60, 50, 15, 20, 100, 105, 53, 47]),
+    ]
+
+    @Test("A row filter adds its predictor", arguments: rowFilterCases)
+    func rowFilter(_ filter: RowFilterCase) throws {
+        #expect(try greyLevels(width: filter.width, filteredRows: filter.filteredRows) == filter.levels)
     }
 
     @Test("Rows filtered with all five filters on RGBA pixels decode to the original pixels")

@@ -46,37 +46,34 @@ extension CodecTests {
         return bytes
     }
 
-    @Test(
-        "The cost-driven parse round-trips every input, is never larger than the lazy one beyond a block header, and beats it on noisy rows"
-    )
-    func optimalParse() throws {
-        // The cost-driven parse round-trips every kind of input.
-        do {
-            for (name, bytes) in Self.streams() {
-                let stream = Deflater.zlibCompress(bytes, settings: .optimal)
-                let inflated = try Inflater.inflate(stream, maximumOutputSize: bytes.count + 1)
-                #expect(inflated == bytes, "\(name)")
-            }
+    @Test("The cost-driven parse round-trips every kind of input")
+    func costDrivenParseRoundTrips() throws {
+        for (name, bytes) in Self.streams() {
+            let stream = Deflater.zlibCompress(bytes, settings: .optimal)
+            let inflated = try Inflater.inflate(stream, maximumOutputSize: bytes.count + 1)
+            #expect(inflated == bytes, "\(name)")
         }
-        // The cost-driven parse is never larger than the lazy one by more than a block header.
-        do {
-            for (name, bytes) in Self.streams() {
-                let lazy = Deflater.zlibCompress(bytes).count
-                let optimal = Deflater.zlibCompress(bytes, settings: .optimal).count
-                // A header's worth of slack: the two write different block boundaries.
-                #expect(optimal <= lazy + 16, "\(name): \(optimal) against \(lazy)")
-            }
+    }
+
+    @Test("The cost-driven parse is never larger than the lazy one by more than a block header")
+    func costDrivenParseNeverLarger() {
+        for (name, bytes) in Self.streams() {
+            let lazy = Deflater.zlibCompress(bytes).count
+            let optimal = Deflater.zlibCompress(bytes, settings: .optimal).count
+            // A header's worth of slack: the two write different block boundaries.
+            #expect(optimal <= lazy + 16, "\(name): \(optimal) against \(lazy)")
         }
-        // On a noisy photograph's filtered rows the cost-driven parse beats the lazy one.
-        do {
-            // Chance short matches in the noise cost more than the literals they replace; a parse that prices
-            // them from a poor first guess (DEFLATE's fixed codes) takes them and ends larger than the lazy one.
-            let rows = PNGEncoder.filteredScanlines(
-                Self.noisyPhoto(width: 320, height: 200), layout: .grey, strategy: .adaptive)
-            let lazy = Deflater.zlibCompress(rows).count
-            let optimal = Deflater.zlibCompress(rows, settings: .optimal).count
-            #expect(optimal < lazy, "\(optimal) against \(lazy)")
-        }
+    }
+
+    @Test("On a noisy photograph's filtered rows the cost-driven parse beats the lazy one")
+    func costDrivenParseBeatsLazyOnPhotos() {
+        // Chance short matches in the noise cost more than the literals they replace; a parse that prices
+        // them from a poor first guess (DEFLATE's fixed codes) takes them and ends larger than the lazy one.
+        let rows = PNGEncoder.filteredScanlines(
+            Self.noisyPhoto(width: 320, height: 200), layout: .grey, strategy: .adaptive)
+        let lazy = Deflater.zlibCompress(rows).count
+        let optimal = Deflater.zlibCompress(rows, settings: .optimal).count
+        #expect(optimal < lazy, "\(optimal) against \(lazy)")
     }
 
     /// A greyscale photograph-like bitmap: a smooth wave plus noise of about six levels either way, as
@@ -95,33 +92,29 @@ extension CodecTests {
         return Bitmap(width: width, height: height, rgba: rgba)
     }
 
-    @Test(
-        "The smallest effort round-trips and is never larger; the standard effort is what encode(_:) writes; both are deterministic"
-    )
-    func efforts() throws {
-        // The smallest effort decodes to the same pixels and is never larger than the standard one.
-        do {
-            for (name, bitmap) in CodecTests.sampleBitmaps()
-                + CodecTests.layoutSamples().map({
-                    ($0.name, $0.bitmap)
-                })
-            {
-                let smallest = PNGEncoder.encode(bitmap, effort: .smallest)
-                let standard = PNGEncoder.encode(bitmap)
-                #expect(try PNGDecoder.decode(smallest).rgba == bitmap.rgba, "\(name)")
-                #expect(
-                    smallest.count <= standard.count, "\(name): \(smallest.count) against \(standard.count)")
-                #expect(PNGContainer(smallest)?.types == PNGContainer(standard)?.types, "\(name)")
-            }
+    @Test("The smallest effort decodes to the same pixels and is never larger than the standard one")
+    func smallestEffortKeepsPixels() throws {
+        for (name, bitmap) in CodecTests.sampleBitmaps()
+            + CodecTests.layoutSamples().map({
+                ($0.name, $0.bitmap)
+            })
+        {
+            let smallest = PNGEncoder.encode(bitmap, effort: .smallest)
+            let standard = PNGEncoder.encode(bitmap)
+            #expect(try PNGDecoder.decode(smallest).rgba == bitmap.rgba, "\(name)")
+            #expect(
+                smallest.count <= standard.count, "\(name): \(smallest.count) against \(standard.count)")
+            #expect(PNGContainer(smallest)?.types == PNGContainer(standard)?.types, "\(name)")
         }
-        // The standard effort is what encode(_:) writes, and the smallest effort is deterministic.
-        do {
-            for (_, bitmap) in CodecTests.sampleBitmaps() {
-                #expect(PNGEncoder.encode(bitmap, effort: .standard) == PNGEncoder.encode(bitmap))
-                #expect(
-                    PNGEncoder.encode(bitmap, effort: .smallest)
-                        == PNGEncoder.encode(bitmap, effort: .smallest))
-            }
+    }
+
+    @Test("The standard effort is what encode(_:) writes, and the smallest effort is deterministic")
+    func standardEffortIsEncode() {
+        for (_, bitmap) in CodecTests.sampleBitmaps() {
+            #expect(PNGEncoder.encode(bitmap, effort: .standard) == PNGEncoder.encode(bitmap))
+            #expect(
+                PNGEncoder.encode(bitmap, effort: .smallest)
+                    == PNGEncoder.encode(bitmap, effort: .smallest))
         }
     }
 

@@ -201,53 +201,51 @@ extension CodecTests {
         #expect(png.types == ["IHDR"] + Array(repeating: "IDAT", count: png.types.count - 2) + ["IEND"])
     }
 
-    @Test(
-        "Deflate earns its sizes: smooth and noisy-but-repetitive images far below raw, incompressible noise barely above it, long runs in a few hundred bytes, empty input in zlib's canonical empty stream"
-    )
-    func deflateEarnsItsSizes() throws {
-        // Smooth and repetitive-but-noisy images compress far below their raw size.
-        do {
-            var gradient = Bitmap(width: 200, height: 150, filledWith: RGBA(red: 0, green: 0, blue: 0))
-            var tiled = gradient
-            var random = SeededGenerator(seed: 7)
-            let tile = random.bytes(16 * 16 * 3)
-            for y in 0..<150 {
-                for x in 0..<200 {
-                    let offset = (y * 200 + x) * 4
-                    gradient.rgba[offset] = UInt8(x)
-                    gradient.rgba[offset + 1] = UInt8(y)
-                    gradient.rgba[offset + 2] = UInt8((x + y) / 2)
-                    let tileOffset = ((y % 16) * 16 + x % 16) * 3
-                    tiled.rgba[offset] = tile[tileOffset]
-                    tiled.rgba[offset + 1] = tile[tileOffset + 1]
-                    tiled.rgba[offset + 2] = tile[tileOffset + 2]
-                }
+    @Test("Smooth and repetitive-but-noisy images compress far below their raw size")
+    func smoothAndNoisyImagesCompress() {
+        var gradient = Bitmap(width: 200, height: 150, filledWith: RGBA(red: 0, green: 0, blue: 0))
+        var tiled = gradient
+        var random = SeededGenerator(seed: 7)
+        let tile = random.bytes(16 * 16 * 3)
+        for y in 0..<150 {
+            for x in 0..<200 {
+                let offset = (y * 200 + x) * 4
+                gradient.rgba[offset] = UInt8(x)
+                gradient.rgba[offset + 1] = UInt8(y)
+                gradient.rgba[offset + 2] = UInt8((x + y) / 2)
+                let tileOffset = ((y % 16) * 16 + x % 16) * 3
+                tiled.rgba[offset] = tile[tileOffset]
+                tiled.rgba[offset + 1] = tile[tileOffset + 1]
+                tiled.rgba[offset + 2] = tile[tileOffset + 2]
             }
-            let raw = 200 * 150 * 3
-            #expect(PNGEncoder.encode(gradient).count < raw / 50)
-            #expect(PNGEncoder.encode(tiled).count < raw / 8)
         }
-        // Incompressible noise costs barely more than its raw size.
-        do {
-            var random = SeededGenerator(seed: 99)
-            let noise = random.bytes(200_000)
-            let stream = Deflater.zlibCompress(noise)
-            // Stored blocks cost 5 bytes per 64 KiB; Huffman blocks of uniform noise would cost more.
-            #expect(stream.count <= noise.count + 6 + 5 * 16 + 8)
-            #expect(PNGContainer.bigEndian(stream, at: stream.count - 4) == Adler32.checksum(noise))
-        }
-        // Empty input compresses to zlib's canonical empty stream.
-        do {
-            // Header 78 9C, one final fixed-Huffman block holding only end-of-block (03 00), Adler-32 of nothing (1).
-            #expect(Deflater.zlibCompress([]) == [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
-        }
-        // Long runs of one byte shrink to a few hundred bytes.
-        do {
-            let run = [UInt8](repeating: 0xAB, count: 300_000)
-            let stream = Deflater.zlibCompress(run)
-            #expect(stream.count < 600)
-            #expect(PNGContainer.bigEndian(stream, at: stream.count - 4) == Adler32.checksum(run))
-        }
+        let raw = 200 * 150 * 3
+        #expect(PNGEncoder.encode(gradient).count < raw / 50)
+        #expect(PNGEncoder.encode(tiled).count < raw / 8)
+    }
+
+    @Test("Incompressible noise costs barely more than its raw size")
+    func noiseCostsBarelyMore() {
+        var random = SeededGenerator(seed: 99)
+        let noise = random.bytes(200_000)
+        let stream = Deflater.zlibCompress(noise)
+        // Stored blocks cost 5 bytes per 64 KiB; Huffman blocks of uniform noise would cost more.
+        #expect(stream.count <= noise.count + 6 + 5 * 16 + 8)
+        #expect(PNGContainer.bigEndian(stream, at: stream.count - 4) == Adler32.checksum(noise))
+    }
+
+    @Test("Empty input compresses to zlib's canonical empty stream")
+    func emptyInputGivesCanonicalStream() {
+        // Header 78 9C, one final fixed-Huffman block holding only end-of-block (03 00), Adler-32 of nothing (1).
+        #expect(Deflater.zlibCompress([]) == [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
+    }
+
+    @Test("Long runs of one byte shrink to a few hundred bytes")
+    func longRunsShrink() {
+        let run = [UInt8](repeating: 0xAB, count: 300_000)
+        let stream = Deflater.zlibCompress(run)
+        #expect(stream.count < 600)
+        #expect(PNGContainer.bigEndian(stream, at: stream.count - 4) == Adler32.checksum(run))
     }
 
 }

@@ -40,37 +40,33 @@ extension CodecTests {
         }
     }()
 
-    @Test(
-        "The manifest lists every colour type, bit depth and interlaced fixture, and each fixture decodes to Pillow's pixels"
-    )
-    func pillow() throws {
-        // The manifest lists every colour type, bit depth and interlaced fixture.
-        do {
-            #expect(Self.fixtures.count >= 38)
-            #expect(Self.fixtures.contains { $0.file == "palette4-trns-interlaced.png" })
-            #expect(Self.fixtures.contains { $0.file == "rgba16-interlaced.png" })
-        }
-        // Each fixture decodes to Pillow's pixels.
-        do {
-            for fixture in Self.fixtures {
-                let context = Comment(rawValue: fixture.file)
-                let bytes = try [UInt8](Data(contentsOf: Self.directory.appendingPathComponent(fixture.file)))
-                let bitmap: Bitmap
-                do { bitmap = try PNGDecoder.decode(bytes) } catch {
-                    Issue.record(error, context)
-                    continue
-                }
-                #expect(bitmap.width == fixture.width, context)
-                #expect(bitmap.height == fixture.height, context)
-                if let hash = fixture.hash {
-                    #expect(bitmap.contentHash == hash, context)
-                } else if let rawFile = fixture.rawFile {
-                    // Pillow truncates 16-bit samples (v >> 8) where the decoder rounds: allow one step.
-                    let pillow = try [UInt8](Data(contentsOf: Self.directory.appendingPathComponent(rawFile)))
-                    try #require(pillow.count == bitmap.rgba.count, context)
-                    let worst = zip(pillow, bitmap.rgba).map { abs(Int($0) - Int($1)) }.max() ?? 0
-                    #expect(worst <= 1, context)
-                }
+    @Test("The manifest lists every colour type, bit depth and interlaced fixture")
+    func manifestListsEveryFixture() {
+        #expect(Self.fixtures.count >= 38)
+        #expect(Self.fixtures.contains { $0.file == "palette4-trns-interlaced.png" })
+        #expect(Self.fixtures.contains { $0.file == "rgba16-interlaced.png" })
+    }
+
+    @Test("Each fixture decodes to Pillow's pixels")
+    func fixturesDecodeToPillowsPixels() throws {
+        for fixture in Self.fixtures {
+            let context = Comment(rawValue: fixture.file)
+            let bytes = try [UInt8](Data(contentsOf: Self.directory.appendingPathComponent(fixture.file)))
+            let bitmap: Bitmap
+            do { bitmap = try PNGDecoder.decode(bytes) } catch {
+                Issue.record(error, context)
+                continue
+            }
+            #expect(bitmap.width == fixture.width, context)
+            #expect(bitmap.height == fixture.height, context)
+            if let hash = fixture.hash {
+                #expect(bitmap.contentHash == hash, context)
+            } else if let rawFile = fixture.rawFile {
+                // Pillow truncates 16-bit samples (v >> 8) where the decoder rounds: allow one step.
+                let pillow = try [UInt8](Data(contentsOf: Self.directory.appendingPathComponent(rawFile)))
+                try #require(pillow.count == bitmap.rgba.count, context)
+                let worst = zip(pillow, bitmap.rgba).map { abs(Int($0) - Int($1)) }.max() ?? 0
+                #expect(worst <= 1, context)
             }
         }
     }

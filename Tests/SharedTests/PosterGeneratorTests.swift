@@ -13,56 +13,51 @@ extension ImagingTests {
         }
     }
 
-    @Test("Posters depend on their URL, are 180×270 and opaque, and land between 15 KB and 150 KB")
-    func posters() {
-        // A poster depends on its URL and nothing else: the same URL gives the same pixels and bytes, different URLs differ, and a pinned hash holds.
-        do {
-            // The same URL gives the same pixels and the same PNG bytes.
-            do {
-                let url = "https://img1.posters.test/view/movie_poster_cover/mpst/public/p2263582212.png"
-                #expect(PosterGenerator.poster(for: url) == PosterGenerator.poster(for: url))
-                #expect(PosterGenerator.pngData(for: url) == PosterGenerator.pngData(for: url))
-                #expect(
-                    PosterGenerator.pngData(for: url) == PNGEncoder.encode(PosterGenerator.poster(for: url)))
-            }
-            // Different URLs give different posters, bytes and hashes.
-            do {
-                let urls =
-                    Self.sampleURLs(12) + [
-                        "https://img1.posters.test/a.png", "https://img1.posters.test/b.png",
-                    ]
-                let hashes = urls.map { PosterGenerator.poster(for: $0).contentHash }
-                let files = urls.map { PosterGenerator.pngData(for: $0) }
-                #expect(Set(hashes).count == urls.count)
-                #expect(Set(files).count == urls.count)
-            }
-            // A poster's hash does not depend on anything but its URL (pinned value).
-            do {
-                // Pinned on first generation: a change here means every poster in every report changed.
-                let url = "https://img1.posters.test/view/movie_poster_cover/mpst/public/p2263582212.png"
-                #expect(PosterGenerator.poster(for: url).contentHash == "8d4f412426e258c8")
-            }
+    @Test("The same URL gives the same pixels and the same PNG bytes")
+    func sameURLSamePoster() {
+        let url = "https://img1.posters.test/view/movie_poster_cover/mpst/public/p2263582212.png"
+        #expect(PosterGenerator.poster(for: url) == PosterGenerator.poster(for: url))
+        #expect(PosterGenerator.pngData(for: url) == PosterGenerator.pngData(for: url))
+        #expect(
+            PosterGenerator.pngData(for: url) == PNGEncoder.encode(PosterGenerator.poster(for: url)))
+    }
+
+    @Test("Different URLs give different posters, bytes and hashes")
+    func differentURLsDifferentPosters() {
+        let urls =
+            Self.sampleURLs(12) + [
+                "https://img1.posters.test/a.png", "https://img1.posters.test/b.png",
+            ]
+        let hashes = urls.map { PosterGenerator.poster(for: $0).contentHash }
+        let files = urls.map { PosterGenerator.pngData(for: $0) }
+        #expect(Set(hashes).count == urls.count)
+        #expect(Set(files).count == urls.count)
+    }
+
+    @Test("A poster's hash does not depend on anything but its URL (pinned value)")
+    func posterHashIsPinned() {
+        // Pinned on first generation: a change here means every poster in every report changed.
+        let url = "https://img1.posters.test/view/movie_poster_cover/mpst/public/p2263582212.png"
+        #expect(PosterGenerator.poster(for: url).contentHash == "8d4f412426e258c8")
+    }
+
+    @Test("Posters are 180×270 and opaque")
+    func postersAreOpaqueAtTheirSize() {
+        for url in Self.sampleURLs(4) {
+            let poster = PosterGenerator.poster(for: url)
+            #expect(poster.width == 180 && poster.height == 270)
+            #expect(PosterGenerator.width == 180 && PosterGenerator.height == 270)
+            #expect(
+                !stride(from: 3, to: poster.rgba.count, by: 4).contains { poster.rgba[$0] != 255 })
         }
-        // Posters are 180×270 and opaque, and encoded they land between 15 KB and 150 KB, spread across that range.
-        do {
-            // Posters are 180×270 and opaque.
-            do {
-                for url in Self.sampleURLs(4) {
-                    let poster = PosterGenerator.poster(for: url)
-                    #expect(poster.width == 180 && poster.height == 270)
-                    #expect(PosterGenerator.width == 180 && PosterGenerator.height == 270)
-                    #expect(
-                        !stride(from: 3, to: poster.rgba.count, by: 4).contains { poster.rgba[$0] != 255 })
-                }
-            }
-            // Encoded posters land between 15 KB and 150 KB and spread across that range.
-            do {
-                let sizes = Self.sampleURLs(36).map { PosterGenerator.pngData(for: $0).count }
-                #expect(sizes.allSatisfy { $0 >= 15_000 && $0 <= 150_000 }, "sizes: \(sizes.sorted())")
-                // The grain levels should spread sizes, not pile them up in one place.
-                #expect(sizes.max()! - sizes.min()! > 40_000, "sizes: \(sizes.sorted())")
-            }
-        }
+    }
+
+    @Test("Encoded posters land between 15 KB and 150 KB and spread across that range")
+    func encodedSizesSpreadInRange() {
+        let sizes = Self.sampleURLs(36).map { PosterGenerator.pngData(for: $0).count }
+        #expect(sizes.allSatisfy { $0 >= 15_000 && $0 <= 150_000 }, "sizes: \(sizes.sorted())")
+        // The grain levels should spread sizes, not pile them up in one place.
+        #expect(sizes.max()! - sizes.min()! > 40_000, "sizes: \(sizes.sorted())")
     }
 
 }

@@ -207,27 +207,25 @@ extension InputTests {
     }
 
     @Test("CRLF line ends and a byte-order mark are read like LF, and errors name the right line")
-    func crlfAndByteOrderMark() throws {
-        // CRLF line ends and a byte-order mark are read like LF, and errors name the right line.
-        do {
-            let text = "\u{FEFF}rows 10\r\nscreen height=667 row=88\r\n\r\nwait 1s\r\nfling to row 5\r\n"
-            let scenario = try ScenarioParser.parse(text, name: "crlf", source: "crlf")
-            #expect(scenario.rows == 10)
-            #expect(scenario.actions == [.wait(microseconds: 1_000_000), .fling(toRow: 5)])
-            #expect(
-                scenario
-                    == (try ScenarioParser.parse(
-                        text.replacingOccurrences(of: "\r\n", with: "\n"), name: "crlf", source: "crlf")))
-            let error = parseError("wait 1s\r\nwait 1x\r\nwait 1s\r\n")
-            #expect(error?.line == 2)
-            #expect(error?.message.contains("\r") == false, "\(String(describing: error))")
-            #expect(error?.message.contains("\n") == false)
-        }
-        // A byte-order mark at the start is ignored.
-        do {
-            let scenario = try ScenarioParser.parse("\u{FEFF}wait 1s", name: "bom", source: "bom")
-            #expect(scenario.actions == [.wait(microseconds: 1_000_000)])
-        }
+    func crlfReadLikeLF() throws {
+        let text = "\u{FEFF}rows 10\r\nscreen height=667 row=88\r\n\r\nwait 1s\r\nfling to row 5\r\n"
+        let scenario = try ScenarioParser.parse(text, name: "crlf", source: "crlf")
+        #expect(scenario.rows == 10)
+        #expect(scenario.actions == [.wait(microseconds: 1_000_000), .fling(toRow: 5)])
+        #expect(
+            scenario
+                == (try ScenarioParser.parse(
+                    text.replacingOccurrences(of: "\r\n", with: "\n"), name: "crlf", source: "crlf")))
+        let error = parseError("wait 1s\r\nwait 1x\r\nwait 1s\r\n")
+        #expect(error?.line == 2)
+        #expect(error?.message.contains("\r") == false, "\(String(describing: error))")
+        #expect(error?.message.contains("\n") == false)
+    }
+
+    @Test("A byte-order mark at the start is ignored")
+    func byteOrderMarkIgnored() throws {
+        let scenario = try ScenarioParser.parse("\u{FEFF}wait 1s", name: "bom", source: "bom")
+        #expect(scenario.actions == [.wait(microseconds: 1_000_000)])
     }
 
     /// A mistake, the line it is on, and words the message must contain.
@@ -330,90 +328,88 @@ extension InputTests {
             text: "# only a comment\nrows 10\n", line: nil, mentions: ["no actions", "wait, drag, fling"]),
     ]
 
-    @Test(
-        "Mistakes are refused on the right line like a compiler diagnostic, a file is named after itself, and unusable files are refused"
-    )
-    func scenarioErrors() throws {
-        // Each kind of mistake is refused on the right line, saying what was expected.
+    @Test("Each kind of mistake is refused on the right line, saying what was expected")
+    func mistakesRefusedOnTheirLine() throws {
         // One sweep, not a test case each: parsing a line takes microseconds, and a case each printed a line
         // per mistake in every passing `swift test`. A failure names the mistake.
-        do {
-            for mistake in Self.mistakes {
-                let error = try #require(parseError(mistake.text), "\(mistake)")
-                #expect(error.source == "test.scenario", "\(mistake)")
-                #expect(error.line == mistake.line, "\(mistake)")
-                for words in mistake.mentions {
-                    #expect(error.message.contains(words), "\(mistake): \(error.message)")
-                }
-                let prefix = mistake.line.map { "test.scenario:\($0): " } ?? "test.scenario: "
-                #expect(error.description == prefix + error.message, "\(mistake)")
+        for mistake in Self.mistakes {
+            let error = try #require(parseError(mistake.text), "\(mistake)")
+            #expect(error.source == "test.scenario", "\(mistake)")
+            #expect(error.line == mistake.line, "\(mistake)")
+            for words in mistake.mentions {
+                #expect(error.message.contains(words), "\(mistake): \(error.message)")
             }
-            #expect(!Self.mistakes.isEmpty)
+            let prefix = mistake.line.map { "test.scenario:\($0): " } ?? "test.scenario: "
+            #expect(error.description == prefix + error.message, "\(mistake)")
         }
-        // The error reads like a compiler diagnostic.
-        do {
-            let error = parseError("wait 1s\n\ndrag to row 6 in 1s")
-            #expect(
-                error?.description
-                    == "test.scenario:3: expected “over <duration>” after “drag to row 6”, found “in 1s”")
-        }
-        // Loading a scenario file by path names it after the file.
-        do {
-            let path = StepFixtures.path("scenario", suffix: ".scenario").path
-            try Data("rows 30\nwait 1s\nfling to row 29\n".utf8).write(to: URL(fileURLWithPath: path))
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            let scenario = try ScenarioParser.load(path)
-            #expect(scenario.source == path)
-            #expect(scenario.name == URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
-            #expect(scenario.actions == [.wait(microseconds: 1_000_000), .fling(toRow: 29)])
-        }
-        // A file that cannot be a scenario is refused: a missing file or unknown name listing the built-ins, a directory, bytes that are not UTF-8, an empty file.
-        do {
-            // A missing file or unknown name lists the built-ins.
-            do {
-                let unknown = loadError("corse")
-                #expect(unknown?.source == "corse")
-                #expect(unknown?.line == nil)
-                #expect(unknown?.message.contains("no built-in scenario") == true)
-                let names = "course, flaky, long-fling, mix-up, reading, relaunch, slow-reuse"
-                #expect(unknown?.message.contains(names) == true)
-                let path = StepFixtures.path("scenario", suffix: ".scenario").path
-                let missing = loadError(path)
-                #expect(missing?.source == path)
-                #expect(missing?.message.contains("no such file") == true)
-                #expect(missing?.message.contains("course") == true)
-                #expect(loadError("")?.message.contains("no scenario given") == true)
-            }
-            // A directory where a scenario file belongs is refused.
-            do {
-                let path = StepFixtures.path("scenario").path
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(atPath: path) }
-                let error = loadError(path)
-                #expect(error?.source == path)
-                #expect(error?.message.contains("is a directory") == true)
-            }
-            // Bytes that are not UTF-8 are refused, naming the file and the line.
-            do {
-                let path = StepFixtures.path("scenario", suffix: ".scenario").path
-                var bytes = Array("rows 10\nwait 1s\n".utf8)
-                bytes += [0x77, 0x61, 0x69, 0x74, 0x20, 0xFF, 0xFE, 0x0A]
-                bytes += Array("wait 1s\n".utf8)
-                try Data(bytes).write(to: URL(fileURLWithPath: path))
-                defer { try? FileManager.default.removeItem(atPath: path) }
-                let error = loadError(path)
-                #expect(error?.source == path)
-                #expect(error?.line == 3)
-                #expect(error?.message.contains("not UTF-8") == true)
-            }
-            // An empty file on disk is refused.
-            do {
-                let path = StepFixtures.path("scenario", suffix: ".scenario").path
-                try Data().write(to: URL(fileURLWithPath: path))
-                defer { try? FileManager.default.removeItem(atPath: path) }
-                #expect(loadError(path)?.message.contains("the file is empty") == true)
-            }
-        }
+        #expect(!Self.mistakes.isEmpty)
+    }
+
+    @Test("The error reads like a compiler diagnostic")
+    func errorReadsLikeADiagnostic() {
+        let error = parseError("wait 1s\n\ndrag to row 6 in 1s")
+        #expect(
+            error?.description
+                == "test.scenario:3: expected “over <duration>” after “drag to row 6”, found “in 1s”")
+    }
+
+    @Test("Loading a scenario file by path names it after the file")
+    func loadedFileNamedAfterItself() throws {
+        let path = StepFixtures.path("scenario", suffix: ".scenario").path
+        try Data("rows 30\nwait 1s\nfling to row 29\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let scenario = try ScenarioParser.load(path)
+        #expect(scenario.source == path)
+        #expect(scenario.name == URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+        #expect(scenario.actions == [.wait(microseconds: 1_000_000), .fling(toRow: 29)])
+    }
+
+    @Test("A missing scenario file or unknown name is refused, listing the built-ins")
+    func missingScenarioListsBuiltIns() {
+        let unknown = loadError("corse")
+        #expect(unknown?.source == "corse")
+        #expect(unknown?.line == nil)
+        #expect(unknown?.message.contains("no built-in scenario") == true)
+        let names = "course, flaky, long-fling, mix-up, reading, relaunch, slow-reuse"
+        #expect(unknown?.message.contains(names) == true)
+        let path = StepFixtures.path("scenario", suffix: ".scenario").path
+        let missing = loadError(path)
+        #expect(missing?.source == path)
+        #expect(missing?.message.contains("no such file") == true)
+        #expect(missing?.message.contains("course") == true)
+        #expect(loadError("")?.message.contains("no scenario given") == true)
+    }
+
+    @Test("A directory where a scenario file belongs is refused")
+    func directoryRefusedAsScenario() throws {
+        let path = StepFixtures.path("scenario").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = loadError(path)
+        #expect(error?.source == path)
+        #expect(error?.message.contains("is a directory") == true)
+    }
+
+    @Test("Bytes that are not UTF-8 are refused, naming the file and the line")
+    func nonUTF8ScenarioRefused() throws {
+        let path = StepFixtures.path("scenario", suffix: ".scenario").path
+        var bytes = Array("rows 10\nwait 1s\n".utf8)
+        bytes += [0x77, 0x61, 0x69, 0x74, 0x20, 0xFF, 0xFE, 0x0A]
+        bytes += Array("wait 1s\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = loadError(path)
+        #expect(error?.source == path)
+        #expect(error?.line == 3)
+        #expect(error?.message.contains("not UTF-8") == true)
+    }
+
+    @Test("An empty file on disk is refused")
+    func emptyScenarioFileRefused() throws {
+        let path = StepFixtures.path("scenario", suffix: ".scenario").path
+        try Data().write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(loadError(path)?.message.contains("the file is empty") == true)
     }
 
     @Test("Thousands of randomly mutated scenarios never trap: each parses or throws ScenarioError")

@@ -23,88 +23,78 @@ extension ImagingTests {
     //     k=205: 255 + (−31647>>8) = 131, 18373>>8 = 71, 14273>>8 = 55.
     //     k=128: 255 + (−19712>>8) = 178, 11520>>8 = 45, 8960>>8 = 35.
 
-    @Test(
-        "The sepia filter gives hand-computed pixels, keeps alpha, is the identity at 0, clamps bad intensities and is deterministic"
-    )
-    func sepia() {
-        // Hand-computed pixels at intensity 0.8 (the articles' setting), at 1 (the clamped sepia matrix) and at 0.5.
-        do {
-            // Hand-computed pixels at intensity 0.8, the articles' setting.
-            do {
-                #expect(
-                    Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 0.8)
-                        == RGBA(red: 255, green: 255, blue: 242))
-                #expect(
-                    Self.filter(RGBA(red: 0, green: 0, blue: 0), intensity: 0.8)
-                        == RGBA(red: 0, green: 0, blue: 0))
-                #expect(
-                    Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 0.8)
-                        == RGBA(red: 164, green: 149, blue: 122))
-                #expect(
-                    Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 0.8)
-                        == RGBA(red: 131, green: 71, blue: 55))
-            }
-            // Hand-computed pixels at intensity 1 are the clamped sepia matrix.
-            do {
-                #expect(
-                    Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 1)
-                        == RGBA(red: 255, green: 255, blue: 239))
-                #expect(
-                    Self.filter(RGBA(red: 0, green: 0, blue: 0), intensity: 1)
-                        == RGBA(red: 0, green: 0, blue: 0))
-                #expect(
-                    Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 1)
-                        == RGBA(red: 173, green: 154, blue: 120))
-                #expect(
-                    Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 1)
-                        == RGBA(red: 100, green: 89, blue: 69))
-            }
-            // Hand-computed pixels at intensity 0.5.
-            do {
-                #expect(
-                    Self.filter(RGBA(red: 255, green: 255, blue: 255), intensity: 0.5)
-                        == RGBA(red: 255, green: 255, blue: 247))
-                #expect(
-                    Self.filter(RGBA(red: 128, green: 128, blue: 128), intensity: 0.5)
-                        == RGBA(red: 151, green: 141, blue: 124))
-                #expect(
-                    Self.filter(RGBA(red: 255, green: 0, blue: 0), intensity: 0.5)
-                        == RGBA(red: 178, green: 45, blue: 35))
-            }
-        }
-        // Alpha passes through, intensity 0 is the identity, out-of-range and non-finite intensities clamp, and filtering is deterministic and keeps the size.
-        do {
-            // Alpha passes through unchanged.
-            do {
-                let pixel = Self.filter(RGBA(red: 128, green: 128, blue: 128, alpha: 77), intensity: 0.8)
-                #expect(pixel == RGBA(red: 164, green: 149, blue: 122, alpha: 77))
-            }
-            // Intensity 0 returns exactly the input.
-            do {
-                var random = SeededGenerator(seed: 5)
-                let bitmap = Bitmap(width: 31, height: 9, rgba: random.bytes(31 * 9 * 4))
-                #expect(SepiaFilter(intensity: 0).apply(to: bitmap) == bitmap)
-            }
-            // Out-of-range and non-finite intensities clamp instead of trapping.
-            do {
-                let grey = RGBA(red: 128, green: 128, blue: 128)
-                #expect(Self.filter(grey, intensity: -1) == grey)
-                #expect(Self.filter(grey, intensity: .nan) == grey)
-                #expect(Self.filter(grey, intensity: -.infinity) == grey)
-                #expect(Self.filter(grey, intensity: 2) == RGBA(red: 173, green: 154, blue: 120))
-                #expect(Self.filter(grey, intensity: .infinity) == RGBA(red: 173, green: 154, blue: 120))
-            }
-            // Filtering is deterministic and keeps the size.
-            do {
-                var random = SeededGenerator(seed: 11)
-                let bitmap = Bitmap(width: 40, height: 30, rgba: random.bytes(40 * 30 * 4))
-                let first = SepiaFilter(intensity: 0.8).apply(to: bitmap)
-                let second = SepiaFilter(intensity: 0.8).apply(to: bitmap)
-                #expect(first == second)
-                #expect(first.width == 40 && first.height == 30)
-                #expect(first != bitmap)
-            }
-        }
+    @Test("The sepia filter gives the hand-computed pixel", arguments: SepiaPixel.all)
+    func sepiaPixel(_ case: SepiaPixel) {
+        #expect(Self.filter(`case`.color, intensity: `case`.intensity) == `case`.expected)
     }
+
+    @Test("The sepia filter passes alpha through unchanged")
+    func sepiaKeepsAlpha() {
+        let pixel = Self.filter(RGBA(red: 128, green: 128, blue: 128, alpha: 77), intensity: 0.8)
+        #expect(pixel == RGBA(red: 164, green: 149, blue: 122, alpha: 77))
+    }
+
+    @Test("The sepia filter at intensity 0 returns exactly the input")
+    func sepiaAtZeroIsIdentity() {
+        var random = SeededGenerator(seed: 5)
+        let bitmap = Bitmap(width: 31, height: 9, rgba: random.bytes(31 * 9 * 4))
+        #expect(SepiaFilter(intensity: 0).apply(to: bitmap) == bitmap)
+    }
+
+    @Test("The sepia filter clamps out-of-range and non-finite intensities instead of trapping")
+    func sepiaClampsIntensity() {
+        let grey = RGBA(red: 128, green: 128, blue: 128)
+        #expect(Self.filter(grey, intensity: -1) == grey)
+        #expect(Self.filter(grey, intensity: .nan) == grey)
+        #expect(Self.filter(grey, intensity: -.infinity) == grey)
+        #expect(Self.filter(grey, intensity: 2) == RGBA(red: 173, green: 154, blue: 120))
+        #expect(Self.filter(grey, intensity: .infinity) == RGBA(red: 173, green: 154, blue: 120))
+    }
+
+    @Test("The sepia filter is deterministic and keeps the size")
+    func sepiaIsDeterministic() {
+        var random = SeededGenerator(seed: 11)
+        let bitmap = Bitmap(width: 40, height: 30, rgba: random.bytes(40 * 30 * 4))
+        let first = SepiaFilter(intensity: 0.8).apply(to: bitmap)
+        let second = SepiaFilter(intensity: 0.8).apply(to: bitmap)
+        #expect(first == second)
+        #expect(first.width == 40 && first.height == 30)
+        #expect(first != bitmap)
+    }
+}
+
+/// One opaque colour through the sepia filter at one intensity, and the pixel worked by hand.
+struct SepiaPixel: Sendable, CustomTestStringConvertible {
+    let name: String
+    let color: RGBA
+    let intensity: Double
+    let expected: RGBA
+
+    var testDescription: String { "\(name) at intensity \(intensity)" }
+
+    private static let white = RGBA(red: 255, green: 255, blue: 255)
+    private static let black = RGBA(red: 0, green: 0, blue: 0)
+    private static let grey = RGBA(red: 128, green: 128, blue: 128)
+    private static let red = RGBA(red: 255, green: 0, blue: 0)
+
+    /// Intensity 0.8 is the articles' setting; at 1 the result is the clamped sepia matrix.
+    static let all: [SepiaPixel] = [
+        SepiaPixel(
+            name: "white", color: white, intensity: 0.8, expected: RGBA(red: 255, green: 255, blue: 242)),
+        SepiaPixel(name: "black", color: black, intensity: 0.8, expected: black),
+        SepiaPixel(
+            name: "grey", color: grey, intensity: 0.8, expected: RGBA(red: 164, green: 149, blue: 122)),
+        SepiaPixel(name: "red", color: red, intensity: 0.8, expected: RGBA(red: 131, green: 71, blue: 55)),
+        SepiaPixel(
+            name: "white", color: white, intensity: 1, expected: RGBA(red: 255, green: 255, blue: 239)),
+        SepiaPixel(name: "black", color: black, intensity: 1, expected: black),
+        SepiaPixel(name: "grey", color: grey, intensity: 1, expected: RGBA(red: 173, green: 154, blue: 120)),
+        SepiaPixel(name: "red", color: red, intensity: 1, expected: RGBA(red: 100, green: 89, blue: 69)),
+        SepiaPixel(
+            name: "white", color: white, intensity: 0.5, expected: RGBA(red: 255, green: 255, blue: 247)),
+        SepiaPixel(
+            name: "grey", color: grey, intensity: 0.5, expected: RGBA(red: 151, green: 141, blue: 124)),
+        SepiaPixel(name: "red", color: red, intensity: 0.5, expected: RGBA(red: 178, green: 45, blue: 35)),
+    ]
 
 }

@@ -20,80 +20,71 @@ extension PicturePartsTests {
         return set
     }
 
-    @Test(
-        "Every catalog title has glyphs, different characters draw different ink or the marked replacement, and a damaged glyph file gives none"
-    )
-    func glyphs() throws {
-        // Every character of every catalog title has a glyph, in one font or the other.
-        do {
-            let catalog = try MovieCatalog.bundled()
-            var missing: Set<String> = []
-            for movie in catalog.movies {
-                for character in movie.name where !BitmapFont.hasGlyph(for: character) {
-                    if character.unicodeScalars.count != 1
-                        || UnifontGlyphs.shared.glyph(character.unicodeScalars.first!) == nil
-                    {
-                        missing.insert(String(character))
-                    }
+    @Test("Every character of every catalog title has a glyph, in one font or the other")
+    func everyTitleCharacterHasAGlyph() throws {
+        let catalog = try MovieCatalog.bundled()
+        var missing: Set<String> = []
+        for movie in catalog.movies {
+            for character in movie.name where !BitmapFont.hasGlyph(for: character) {
+                if character.unicodeScalars.count != 1
+                    || UnifontGlyphs.shared.glyph(character.unicodeScalars.first!) == nil
+                {
+                    missing.insert(String(character))
                 }
             }
-            #expect(catalog.movies.contains { $0.name.unicodeScalars.contains { $0.value >= 0x4E00 } })
-            #expect(missing.isEmpty, "no glyph for \(missing.sorted())")
         }
-        // Different Chinese characters draw different ink, none of it the replacement mark, and a character the font lacks is drawn as that mark, not as nothing.
-        do {
-            // Different Chinese characters draw different ink, and none of it is the replacement mark.
-            do {
-                let replacement = Self.ink("\u{FFFD}")
-                let first = Self.ink("港")
-                let second = Self.ink("囧")
-                #expect(!first.isEmpty && !second.isEmpty)
-                #expect(first != second)
-                #expect(first != replacement && second != replacement)
-            }
-            // A character the font lacks is drawn as the replacement mark, not as nothing.
-            do {
-                // U+1F600 is outside the pages kept; U+0E01 (Thai) too.
-                #expect(UnifontGlyphs.shared.glyph("\u{1F600}") == nil)
-                #expect(UnifontGlyphs.shared.glyph("\u{0E01}") == nil)
-                let replacement = Self.ink("\u{FFFD}")
-                #expect(!replacement.isEmpty)
-                #expect(Self.ink("\u{0E01}") == replacement)
-            }
-        }
-        // A damaged or missing glyph file gives no glyphs rather than a crash.
-        do {
-            let folder = try StepFixtures.folder("unifont")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let file = folder.appendingPathComponent("pages.bin")
-            try Data(Array("UNIFONT1".utf8) + [0, 0, 0, 1, 0x00, 0x4E, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF])
-                .write(
-                    to: file)
-            #expect(UnifontGlyphs(file: file).glyph("港") == nil)
-            #expect(UnifontGlyphs(file: folder.appendingPathComponent("absent.bin")).glyph("港") == nil)
-        }
+        #expect(catalog.movies.contains { $0.name.unicodeScalars.contains { $0.value >= 0x4E00 } })
+        #expect(missing.isEmpty, "no glyph for \(missing.sorted())")
+    }
+
+    @Test("Different Chinese characters draw different ink, and none of it is the replacement mark")
+    func chineseCharactersDrawDifferentInk() {
+        let replacement = Self.ink("\u{FFFD}")
+        let first = Self.ink("港")
+        let second = Self.ink("囧")
+        #expect(!first.isEmpty && !second.isEmpty)
+        #expect(first != second)
+        #expect(first != replacement && second != replacement)
+    }
+
+    @Test("A character the font lacks is drawn as the replacement mark, not as nothing")
+    func missingCharacterDrawsReplacementMark() {
+        // U+1F600 is outside the pages kept; U+0E01 (Thai) too.
+        #expect(UnifontGlyphs.shared.glyph("\u{1F600}") == nil)
+        #expect(UnifontGlyphs.shared.glyph("\u{0E01}") == nil)
+        let replacement = Self.ink("\u{FFFD}")
+        #expect(!replacement.isEmpty)
+        #expect(Self.ink("\u{0E01}") == replacement)
+    }
+
+    @Test("A damaged or missing glyph file gives no glyphs rather than a crash")
+    func damagedGlyphFileGivesNoGlyphs() throws {
+        let folder = try StepFixtures.folder("unifont")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("pages.bin")
+        try Data(Array("UNIFONT1".utf8) + [0, 0, 0, 1, 0x00, 0x4E, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF])
+            .write(
+                to: file)
+        #expect(UnifontGlyphs(file: file).glyph("港") == nil)
+        #expect(UnifontGlyphs(file: folder.appendingPathComponent("absent.bin")).glyph("港") == nil)
     }
 
 }
 
 /// The terminal's `--screens`: columns line up by the cells a text takes, two for a Chinese character.
 extension PicturePartsTests {
-    @Test(
-        "A Chinese character takes two cells, ASCII one, a combining mark none, so padded texts end on the same cell whatever their script"
-    )
-    func cellWidths() {
-        // A Chinese character takes two cells, ASCII one, a combining mark none.
-        do {
-            #expect(DisplayWidth.of("Night over Old Town") == 19)
-            #expect(DisplayWidth.of("港囧") == 4)
-            #expect(DisplayWidth.of("碟中谍5") == 7)
-            #expect(DisplayWidth.of("e\u{301}") == 1)
-        }
-        // Padded texts end on the same cell whatever their script.
-        do {
-            for title in ["港囧", "碟中谍5", "Broken Garden", "第三种爱情"] {
-                #expect(DisplayWidth.of(ScreenText.padded(title, toWidth: 16)) == 16)
-            }
+    @Test("A Chinese character takes two cells, ASCII one, a combining mark none")
+    func cellsPerCharacterByScript() {
+        #expect(DisplayWidth.of("Night over Old Town") == 19)
+        #expect(DisplayWidth.of("港囧") == 4)
+        #expect(DisplayWidth.of("碟中谍5") == 7)
+        #expect(DisplayWidth.of("e\u{301}") == 1)
+    }
+
+    @Test("Padded texts end on the same cell whatever their script")
+    func paddedTextsEndOnTheSameCell() {
+        for title in ["港囧", "碟中谍5", "Broken Garden", "第三种爱情"] {
+            #expect(DisplayWidth.of(ScreenText.padded(title, toWidth: 16)) == 16)
         }
     }
 

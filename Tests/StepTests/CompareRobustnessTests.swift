@@ -45,13 +45,21 @@ extension ProcessTests {
             deadline: deadline)
     }
 
+    /// Runs Compare over `steps` in a folder of their own, removed afterwards.
+    static func run(steps: [(name: String, script: String)], environment: [String: String] = [:]) throws
+        -> ChildProcess.Outcome
+    {
+        let folder = try Self.folder(steps: steps)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try run(folder, environment: environment)
+    }
+
     @Test(
         "A step that hangs is stopped at the time limit with one line",
         .enabled(if: compare != nil, "Compare is not built next to the tests"))
     func hangingStep() throws {
-        let folder = try Self.folder(steps: [Self.good, ("Step2Hangs", "exec sleep 1000")])
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outcome = try Self.run(folder, environment: ["COMPARE_TIME_LIMIT": "2"])
+        let outcome = try Self.run(
+            steps: [Self.good, ("Step2Hangs", "exec sleep 1000")], environment: ["COMPARE_TIME_LIMIT": "2"])
         #expect(outcome.status == 1)
         #expect(outcome.seconds < 10, "took \(outcome.seconds) s")
         #expect(
@@ -64,9 +72,7 @@ extension ProcessTests {
         .enabled(if: compare != nil, "Compare is not built next to the tests"))
     func floodedStandardError() throws {
         let script = "head -c 200000 /dev/zero >&2; echo '\(Self.report)'"
-        let folder = try Self.folder(steps: [Self.good, ("Step2Noisy", script)])
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outcome = try Self.run(folder)
+        let outcome = try Self.run(steps: [Self.good, ("Step2Noisy", script)])
         #expect(outcome.status == 0, "\(outcome.errors.prefix(200))")
         #expect(outcome.seconds < 10)
         #expect(outcome.output.contains("Step2Noisy") || outcome.output.contains("Step1Fake"))
@@ -76,9 +82,7 @@ extension ProcessTests {
         "A step printing 200 MB is stopped, and Compare's memory stays small",
         .enabled(if: compare != nil, "Compare is not built next to the tests"))
     func floodedStandardOutput() throws {
-        let folder = try Self.folder(steps: [Self.good, ("Step2Floods", "head -c 200000000 /dev/zero")])
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outcome = try Self.run(folder)
+        let outcome = try Self.run(steps: [Self.good, ("Step2Floods", "head -c 200000000 /dev/zero")])
         #expect(outcome.status == 1)
         #expect(outcome.peakBytes < 100_000_000, "peak \(outcome.peakBytes) bytes")
         #expect(outcome.errors.contains("Step2Floods printed more than 8 MB"), "\(outcome.errors)")
@@ -88,9 +92,7 @@ extension ProcessTests {
         "A step killed by a signal is named with the signal",
         .enabled(if: compare != nil, "Compare is not built next to the tests"))
     func signalledStep() throws {
-        let folder = try Self.folder(steps: [Self.good, ("Step2Dies", "kill -SEGV $$")])
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outcome = try Self.run(folder)
+        let outcome = try Self.run(steps: [Self.good, ("Step2Dies", "kill -SEGV $$")])
         #expect(outcome.status == 1)
         #expect(outcome.errors == "Compare: Step2Dies was killed by SIGSEGV\n")
     }
@@ -157,9 +159,8 @@ extension ProcessTests {
     func leftoverHoldsTheOutput() throws {
         // The leftover's duration names it, so the test can look for it afterwards.
         let script = "sleep 1007 & echo '\(Self.report)'"
-        let folder = try Self.folder(steps: [Self.good, ("Step2LeavesOne", script)])
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outcome = try Self.run(folder, environment: ["COMPARE_TIME_LIMIT": "30"])
+        let outcome = try Self.run(
+            steps: [Self.good, ("Step2LeavesOne", script)], environment: ["COMPARE_TIME_LIMIT": "30"])
         #expect(outcome.status == 0, "\(outcome.errors)")
         #expect(outcome.output.contains("requests_started"), "\(outcome.output)")
         #expect(outcome.seconds < 20, "Compare waited \(outcome.seconds) s for the leftover's pipe")

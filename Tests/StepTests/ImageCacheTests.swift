@@ -22,32 +22,29 @@ struct ImageCacheTests {
         URL(string: "https://img.posters.test/p\(index).png")!
     }
 
-    @Test(
-        "Step 4's memory cache evicts the least recently used poster first, counts a replaced poster once, and stays within its limit whatever is stored"
-    )
-    func memoryCache() {
-        // It evicts the least recently used poster first.
-        do {
-            let cache = Step4CacheAndPrefetch.ImageCache(totalCostLimit: 300)
-            for index in 0..<3 { cache.setImage(Self.poster(100), forKey: Self.url(index)) }
-            #expect((0..<3).allSatisfy { cache.contains(Self.url($0)) }, "three posters fit the limit")
-            _ = cache.image(forKey: Self.url(0))
-            cache.setImage(Self.poster(100), forKey: Self.url(3))
-            #expect(cache.contains(Self.url(0)), "the poster just used stays")
-            #expect(!cache.contains(Self.url(1)), "the least recently used one goes")
-            #expect(cache.contains(Self.url(2)) && cache.contains(Self.url(3)))
-        }
-        // Replacing a poster counts its cost once.
-        do {
-            let cache = Step4CacheAndPrefetch.ImageCache(totalCostLimit: 1000)
-            cache.setImage(Self.poster(400), forKey: Self.url(1))
-            cache.setImage(Self.poster(200), forKey: Self.url(1))
-            #expect(cache.totalCost == 200)
-        }
-        // Whatever is stored and read, the cache stays within its limit and holds what it says.
-        do {
-            for seed in 0..<8 { Self.storeAndRead(seed: seed) }
-        }
+    @Test("The memory cache evicts the least recently used poster first")
+    func evictsLeastRecentlyUsed() {
+        let cache = Step4CacheAndPrefetch.ImageCache(totalCostLimit: 300)
+        for index in 0..<3 { cache.setImage(Self.poster(100), forKey: Self.url(index)) }
+        #expect((0..<3).allSatisfy { cache.contains(Self.url($0)) }, "three posters fit the limit")
+        _ = cache.image(forKey: Self.url(0))
+        cache.setImage(Self.poster(100), forKey: Self.url(3))
+        #expect(cache.contains(Self.url(0)), "the poster just used stays")
+        #expect(!cache.contains(Self.url(1)), "the least recently used one goes")
+        #expect(cache.contains(Self.url(2)) && cache.contains(Self.url(3)))
+    }
+
+    @Test("Replacing a poster counts its cost once")
+    func replacingCountsCostOnce() {
+        let cache = Step4CacheAndPrefetch.ImageCache(totalCostLimit: 1000)
+        cache.setImage(Self.poster(400), forKey: Self.url(1))
+        cache.setImage(Self.poster(200), forKey: Self.url(1))
+        #expect(cache.totalCost == 200)
+    }
+
+    @Test("Whatever is stored and read, the cache stays within its limit and holds what it says")
+    func staysWithinLimit() {
+        for seed in 0..<8 { Self.storeAndRead(seed: seed) }
     }
 
     /// Stores and reads 200 generated posters, checking the cost after each.

@@ -6,44 +6,47 @@ import Testing
 /// The limit's lower bounds hold for every step, on the built-in scenarios and on generated ones: no
 /// step does better than the best any client could do.
 extension LessonTests {
-    @Test(
-        "No step beats the limit on a built-in or generated scenario; an unfillable launch screen and Belady's MIN are counted as the bounds say"
-    )
-    func theLimit() throws {
-        // No step beats the limit on a built-in scenario.
-        do {
-            for step in Step.allCases {
-                for scenario in Scenarios.all {
-                    try Self.expectWithinLimit(SharedRuns.shared.result(step, scenario))
-                }
+    /// Writes the generated scenario of each sweep family into `folder` and returns their paths.
+    static func generatedScenarios(in folder: URL) throws -> [String] {
+        try (0..<ScenarioSweep.families.count).map {
+            try StepFixtures.scenario(ScenarioSweep.text($0), named: ScenarioSweep.name($0), in: folder)
+        }
+    }
+
+    @Test("No step beats the limit on a built-in scenario")
+    func noStepBeatsLimitOnBuiltIns() throws {
+        for step in Step.allCases {
+            for scenario in Scenarios.all {
+                try Self.expectWithinLimit(SharedRuns.shared.result(step, scenario))
             }
         }
-        // No step beats the limit on a generated scenario of each family.
-        do {
-            let folder = try StepFixtures.folder("limit-sweep")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            for sweepCase in 0..<ScenarioSweep.families.count {
-                let path = try StepFixtures.scenario(
-                    ScenarioSweep.text(sweepCase), named: ScenarioSweep.name(sweepCase), in: folder)
-                for step in Step.allCases { try Self.expectWithinLimit(step.run(path)) }
-            }
+    }
+
+    @Test("No step beats the limit on a generated scenario of each family")
+    func noStepBeatsLimitOnGenerated() throws {
+        let folder = try StepFixtures.folder("limit-sweep")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for path in try Self.generatedScenarios(in: folder) {
+            for step in Step.allCases { try Self.expectWithinLimit(step.run(path)) }
         }
-        // A launch screen left before its posters could arrive counts as a stop no client fills.
-        do {
-            // slow-reuse flings away one second after launch, with 800 ms round trips at 150 KB/s.
-            let run = try SharedRuns.shared.result(.idleOnly, "slow-reuse")
-            #expect(run.limit.stopsUnfilled >= 1)
-            #expect(run.limit.timesToVisibleMicroseconds.first == 1_000_000)
-            #expect(run.limit.placeholderRowMicroseconds > 0)
-        }
-        // Belady's MIN allows at least the hits of the step's own cache, and more where LRU loses some.
-        do {
-            let run = try SharedRuns.shared.result(.cacheAndPrefetch, "course")
-            let most = try #require(run.limit.memoryCacheHits)
-            #expect(most >= run.metrics.memoryCacheHits)
-            #expect(most > 0)
-            #expect(try SharedRuns.shared.result(.idleOnly, "course").limit.memoryCacheHits == nil)
-        }
+    }
+
+    @Test("A launch screen left before its posters could arrive counts as a stop no client fills")
+    func launchScreenLeftEarlyIsUnfillable() throws {
+        // slow-reuse flings away one second after launch, with 800 ms round trips at 150 KB/s.
+        let run = try SharedRuns.shared.result(.idleOnly, "slow-reuse")
+        #expect(run.limit.stopsUnfilled >= 1)
+        #expect(run.limit.timesToVisibleMicroseconds.first == 1_000_000)
+        #expect(run.limit.placeholderRowMicroseconds > 0)
+    }
+
+    @Test("Belady's MIN allows at least the hits of the step's own cache, and more where LRU loses some")
+    func beladyAllowsAtLeastTheStepsHits() throws {
+        let run = try SharedRuns.shared.result(.cacheAndPrefetch, "course")
+        let most = try #require(run.limit.memoryCacheHits)
+        #expect(most >= run.metrics.memoryCacheHits)
+        #expect(most > 0)
+        #expect(try SharedRuns.shared.result(.idleOnly, "course").limit.memoryCacheHits == nil)
     }
 
     /// Checks each of the limit's bounds against what the run measured.
@@ -85,35 +88,31 @@ extension LessonTests {
     }
 
     @Test(
-        "The plan stays within every bound on every built-in and generated scenario, and without faults asks for each poster once"
+        "The plan stays within every bound on every built-in scenario, and without faults asks for each poster once"
     )
-    func thePlan() throws {
-        // The plan stays within every bound on every built-in scenario, and without faults asks for each poster once.
+    func planStaysWithinBoundsOnBuiltIns() throws {
         // Each built-in scenario is played once for both judgements.
-        do {
-            for scenario in Scenarios.all {
-                let run = try Self.play(scenario)
-                LessonTests.expectWithinLimit(run)
-                guard Scenarios.faultless.contains(scenario) else { continue }
-                #expect(run.metrics.duplicateDownloads == 0, "on \(scenario)")
-                #expect(run.metrics.requestsCancelled == 0, "on \(scenario)")
-                let started = run.trace.compactMap { event -> String? in
-                    if case .requestStart(let url, _) = event.kind { return url }
-                    return nil
-                }
-                #expect(Set(started).count == started.count, "on \(scenario)")
+        for scenario in Scenarios.all {
+            let run = try Self.play(scenario)
+            LessonTests.expectWithinLimit(run)
+            guard Scenarios.faultless.contains(scenario) else { continue }
+            #expect(run.metrics.duplicateDownloads == 0, "on \(scenario)")
+            #expect(run.metrics.requestsCancelled == 0, "on \(scenario)")
+            let started = run.trace.compactMap { event -> String? in
+                if case .requestStart(let url, _) = event.kind { return url }
+                return nil
             }
+            #expect(Set(started).count == started.count, "on \(scenario)")
         }
-        // On a generated scenario of every family the plan stays within every bound.
-        do {
-            let folder = try StepFixtures.folder("plan-sweep")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            for sweepCase in 0..<ScenarioSweep.families.count {
-                let path = try StepFixtures.scenario(
-                    ScenarioSweep.text(sweepCase), named: ScenarioSweep.name(sweepCase), in: folder)
-                let run = try Self.play(path)
-                LessonTests.expectWithinLimit(run)
-            }
+    }
+
+    @Test("On a generated scenario of every family the plan stays within every bound")
+    func planStaysWithinBoundsOnGenerated() throws {
+        let folder = try StepFixtures.folder("plan-sweep")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for path in try Self.generatedScenarios(in: folder) {
+            let run = try Self.play(path)
+            LessonTests.expectWithinLimit(run)
         }
     }
 

@@ -63,128 +63,126 @@ extension StepPartsTests {
 
     // MARK: Screens
 
-    @Test(
-        "Screens and exports show every stop, mark the unfilled ones, end on the JSON's final screen, and draw each poster in its own colours"
-    )
-    func screens() throws {
-        // Screens and exports show every stop, and mark the ones the user left unfilled as the trace does.
-        do {
-            // Step 3 leaves stops of long-fling unfilled: the user flings on before the posters arrive.
-            let run = try SharedRuns.shared.result(.idleOnly, "long-fling")
-            let unfilled = Int(run.metric("stops_unfilled"))
-            #expect(unfilled > 0, "the scenario should leave a stop unfilled, or this test proves nothing")
-            #expect(run.stops.filter(\.isUnfilled).count == unfilled)
-            let headings = ScreenText.render(run, color: false).split(separator: "\n").filter {
-                $0.hasPrefix("stop ")
-            }
-            #expect(headings.count == run.stops.count)
-            #expect(headings.filter { $0.contains("left unfilled after") }.count == unfilled)
-            #expect(headings.filter { $0.contains("· filled after") }.count == run.stops.count - unfilled)
-            let captions = run.stops.enumerated().map { index, stop in
-                PictureExport.caption(stop, number: index + 1, of: run.stops.count)
-            }
-            #expect(captions.filter { $0.contains("left unfilled after") }.count == unfilled)
-            #expect(captions.filter { $0.hasSuffix("to fill") }.count == run.stops.count - unfilled)
+    @Test("Screens and exports show every stop, and mark the ones the user left unfilled as the trace does")
+    func screensShowEveryStop() throws {
+        // Step 3 leaves stops of long-fling unfilled: the user flings on before the posters arrive.
+        let run = try SharedRuns.shared.result(.idleOnly, "long-fling")
+        let unfilled = Int(run.metric("stops_unfilled"))
+        #expect(unfilled > 0, "the scenario should leave a stop unfilled, or this test proves nothing")
+        #expect(run.stops.filter(\.isUnfilled).count == unfilled)
+        let headings = ScreenText.render(run, color: false).split(separator: "\n").filter {
+            $0.hasPrefix("stop ")
         }
-        // Screens text is identical across runs and its end screen is the JSON's final screen.
-        do {
-            let first = try Step.background.run("course")
-            let second = try Step.background.run("course")
-            let text = ScreenText.render(first, color: false)
-            #expect(text == ScreenText.render(second, color: false))
-            #expect(!text.contains("\u{1B}"))
-            let headings = text.split(separator: "\n").filter { $0.hasPrefix("stop ") }
-            #expect(headings.count == first.events("stop_filled").count + first.events("stop_unfilled").count)
-            let blocks = text.components(separatedBy: "\n\n")
-            let endBlock = try #require(blocks.last)
-            let endLines = endBlock.split(separator: "\n").dropFirst()
-            let json = try #require(
-                try JSONSerialization.jsonObject(with: Data(JSONReport.render(first).utf8)) as? [String: Any])
-            let finalScreen = try #require(json["final_screen"] as? [[String: Any]])
-            #expect(endLines.count == finalScreen.count)
-            for (line, row) in zip(endLines, finalScreen) {
-                // Columns: two spaces, the row in 4, two spaces, what it shows in 12, two spaces, the title.
-                let parts = line.split(separator: " ", omittingEmptySubsequences: true)
-                #expect(Int(parts[0]) == row["row"] as? Int)
-                // The screens name what a row shows in the report's own words.
-                #expect(String(parts[1]) == row["shows"] as? String)
-                #expect(String(line.dropFirst(22)) == row["title"] as? String)
-            }
+        #expect(headings.count == run.stops.count)
+        #expect(headings.filter { $0.contains("left unfilled after") }.count == unfilled)
+        #expect(headings.filter { $0.contains("· filled after") }.count == run.stops.count - unfilled)
+        let captions = run.stops.enumerated().map { index, stop in
+            PictureExport.caption(stop, number: index + 1, of: run.stops.count)
         }
-        // Colour screens draw each poster as a half-block thumbnail in its own colours.
-        do {
-            let run = try SharedRuns.shared.result(.cacheAndPrefetch, "course")
-            let text = ScreenText.render(run, color: true)
-            #expect(text.contains("▀"))
-            let row = try #require(run.finalScreen.rows.first { $0.bitmap != nil })
-            let poster = try #require(row.bitmap)
-            // The thumbnail's top-left pixel covers the poster's top-left 1/8 × 1/10.
-            let expected = averageColour(
-                poster, x: 0..<(poster.width / ScreenText.thumbnailWidth),
-                y: 0..<(poster.height / ScreenText.thumbnailHeight))
-            let lines = ScreenText.halfBlocks(for: row)
-            let prefix = try #require(lines.first?.split(separator: "m").first)
-            let channels = prefix.split(separator: ";").suffix(3).compactMap { Int($0) }
-            #expect(channels.count == 3)
-            for (channel, target) in zip(channels, expected) {
-                #expect(abs(Double(channel) - target) <= 2)
-            }
-            #expect(Workbook.useColor(.never, descriptor: 1) == false)
-            #expect(Workbook.useColor(.always, descriptor: 1) == true)
+        #expect(captions.filter { $0.contains("left unfilled after") }.count == unfilled)
+        #expect(captions.filter { $0.hasSuffix("to fill") }.count == run.stops.count - unfilled)
+    }
+
+    @Test("Screens text is identical across runs and its end screen is the JSON's final screen")
+    func screensTextIsStable() throws {
+        let first = try Step.background.run("course")
+        let second = try Step.background.run("course")
+        let text = ScreenText.render(first, color: false)
+        #expect(text == ScreenText.render(second, color: false))
+        #expect(!text.contains("\u{1B}"))
+        let headings = text.split(separator: "\n").filter { $0.hasPrefix("stop ") }
+        #expect(headings.count == first.events("stop_filled").count + first.events("stop_unfilled").count)
+        let blocks = text.components(separatedBy: "\n\n")
+        let endBlock = try #require(blocks.last)
+        let endLines = endBlock.split(separator: "\n").dropFirst()
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(JSONReport.render(first).utf8)) as? [String: Any])
+        let finalScreen = try #require(json["final_screen"] as? [[String: Any]])
+        #expect(endLines.count == finalScreen.count)
+        for (line, row) in zip(endLines, finalScreen) {
+            // Columns: two spaces, the row in 4, two spaces, what it shows in 12, two spaces, the title.
+            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            #expect(Int(parts[0]) == row["row"] as? Int)
+            // The screens name what a row shows in the report's own words.
+            #expect(String(parts[1]) == row["shows"] as? String)
+            #expect(String(line.dropFirst(22)) == row["title"] as? String)
         }
-        // Exported PNGs decode to the screen's size and show the posters' colours in the thumbnails.
-        do {
-            let run = try SharedRuns.shared.result(.idleOnly, "course")
-            let folder = try StepFixtures.folder("pictures-export")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let names = try PictureExport.write(run, to: folder)
-            #expect(names == names.sorted())
-            let listed = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-            #expect(listed == names)
-            let screens = names.filter { $0.hasPrefix("screen-") }
-            #expect(screens.count == run.stops.count + 1)
-            #expect(screens.last == "screen-end.png")
-            #expect(screens.first?.hasPrefix("screen-01-stop-") == true)
-            var postersChecked = 0
-            var placeholdersChecked = 0
-            for (name, snapshot) in zip(screens, run.stops + [run.finalScreen]) {
-                let data = try Data(contentsOf: folder.appendingPathComponent(name))
-                let picture = try PNGDecoder.decode([UInt8](data))
-                #expect(picture.width == 375)
-                #expect(picture.height == 28 + 88 * snapshot.rows.count)
-                for (index, row) in snapshot.rows.enumerated() {
-                    // The thumbnail box is 56 × 76 at (10, 6) in each 88-point row below the 28-point caption;
-                    // a 180 × 270 poster fits it as 51 × 76, centred: 12 points from the left.
-                    if let poster = row.bitmap {
-                        let (width, height) = (51, 76)
-                        let (left, top) = (10 + (56 - width) / 2, 28 + 88 * index + 6)
-                        let (x, y) = (width / 2, height / 2)
-                        let shown = picture.pixel(x: left + x, y: top + y)
-                        // That thumbnail pixel averages the poster's pixels in its share of the poster.
-                        let expected = averageColour(
-                            poster, x: (x * poster.width / width)..<((x + 1) * poster.width / width),
-                            y: (y * poster.height / height)..<((y + 1) * poster.height / height))
-                        for (channel, target) in zip([shown.red, shown.green, shown.blue], expected) {
-                            #expect(abs(Double(channel) - target) <= 1, "\(name) row \(row.row)")
-                        }
-                        postersChecked += 1
-                    } else if row.shows == "placeholder" {
-                        let shown = picture.pixel(x: 10 + 28, y: 28 + 88 * index + 6 + 38)
-                        #expect(shown.red == shown.green && shown.red > 150 && shown.red < 230)
-                        placeholdersChecked += 1
+    }
+
+    @Test("Colour screens draw each poster as a half-block thumbnail in its own colours")
+    func colourScreensDrawThumbnails() throws {
+        let run = try SharedRuns.shared.result(.cacheAndPrefetch, "course")
+        let text = ScreenText.render(run, color: true)
+        #expect(text.contains("▀"))
+        let row = try #require(run.finalScreen.rows.first { $0.bitmap != nil })
+        let poster = try #require(row.bitmap)
+        // The thumbnail's top-left pixel covers the poster's top-left 1/8 × 1/10.
+        let expected = averageColour(
+            poster, x: 0..<(poster.width / ScreenText.thumbnailWidth),
+            y: 0..<(poster.height / ScreenText.thumbnailHeight))
+        let lines = ScreenText.halfBlocks(for: row)
+        let prefix = try #require(lines.first?.split(separator: "m").first)
+        let channels = prefix.split(separator: ";").suffix(3).compactMap { Int($0) }
+        #expect(channels.count == 3)
+        for (channel, target) in zip(channels, expected) {
+            #expect(abs(Double(channel) - target) <= 2)
+        }
+        #expect(Workbook.useColor(.never, descriptor: 1) == false)
+        #expect(Workbook.useColor(.always, descriptor: 1) == true)
+    }
+
+    @Test("Exported PNGs decode to the screen's size and show the posters' colours in the thumbnails")
+    func exportedPNGsDecode() throws {
+        let run = try SharedRuns.shared.result(.idleOnly, "course")
+        let folder = try StepFixtures.folder("pictures-export")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let names = try PictureExport.write(run, to: folder)
+        #expect(names == names.sorted())
+        let listed = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(listed == names)
+        let screens = names.filter { $0.hasPrefix("screen-") }
+        #expect(screens.count == run.stops.count + 1)
+        #expect(screens.last == "screen-end.png")
+        #expect(screens.first?.hasPrefix("screen-01-stop-") == true)
+        var postersChecked = 0
+        var placeholdersChecked = 0
+        for (name, snapshot) in zip(screens, run.stops + [run.finalScreen]) {
+            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            let picture = try PNGDecoder.decode([UInt8](data))
+            #expect(picture.width == 375)
+            #expect(picture.height == 28 + 88 * snapshot.rows.count)
+            for (index, row) in snapshot.rows.enumerated() {
+                // The thumbnail box is 56 × 76 at (10, 6) in each 88-point row below the 28-point caption;
+                // a 180 × 270 poster fits it as 51 × 76, centred: 12 points from the left.
+                if let poster = row.bitmap {
+                    let (width, height) = (51, 76)
+                    let (left, top) = (10 + (56 - width) / 2, 28 + 88 * index + 6)
+                    let (x, y) = (width / 2, height / 2)
+                    let shown = picture.pixel(x: left + x, y: top + y)
+                    // That thumbnail pixel averages the poster's pixels in its share of the poster.
+                    let expected = averageColour(
+                        poster, x: (x * poster.width / width)..<((x + 1) * poster.width / width),
+                        y: (y * poster.height / height)..<((y + 1) * poster.height / height))
+                    for (channel, target) in zip([shown.red, shown.green, shown.blue], expected) {
+                        #expect(abs(Double(channel) - target) <= 1, "\(name) row \(row.row)")
                     }
+                    postersChecked += 1
+                } else if row.shows == "placeholder" {
+                    let shown = picture.pixel(x: 10 + 28, y: 28 + 88 * index + 6 + 38)
+                    #expect(shown.red == shown.green && shown.red > 150 && shown.red < 230)
+                    placeholdersChecked += 1
                 }
             }
-            #expect(postersChecked > 0)
-            for name in names where name.hasPrefix("poster-row-") {
-                let rowNumber = Int(name.dropFirst("poster-row-".count).dropLast(".png".count))
-                let row = try #require(
-                    (run.stops + [run.finalScreen]).flatMap(\.rows).first {
-                        $0.row == rowNumber && $0.bitmap != nil
-                    })
-                let data = try Data(contentsOf: folder.appendingPathComponent(name))
-                #expect(try PNGDecoder.decode([UInt8](data)).contentHash == row.imageHash)
-            }
+        }
+        #expect(postersChecked > 0)
+        for name in names where name.hasPrefix("poster-row-") {
+            let rowNumber = Int(name.dropFirst("poster-row-".count).dropLast(".png".count))
+            let row = try #require(
+                (run.stops + [run.finalScreen]).flatMap(\.rows).first {
+                    $0.row == rowNumber && $0.bitmap != nil
+                })
+            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            #expect(try PNGDecoder.decode([UInt8](data)).contentHash == row.imageHash)
         }
     }
 

@@ -44,145 +44,151 @@ struct ResourceBombTests {
     }
 
     @Test(
-        "3 GB and 1 GB sparse files as a cache entry, a --posters file or a poster-cache file are refused or ignored, never read",
+        "A 3 GB sparse file in place of a disk-cache entry is a miss, not a 3 GB read",
         .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"))
-    func sparseFiles() throws {
-        // A 3 GB sparse file in place of a disk-cache entry is a miss, not a 3 GB read.
-        do {
-            let folder = try StepFixtures.folder("bomb-entry")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let scenario = try StepFixtures.scenario(Self.glance, named: "glance", in: folder)
-            let cache = folder.appendingPathComponent("cache")
-            let arguments = ["--scenario", scenario, "--cache-dir", cache.path, "--json"]
-            #expect(try run(arguments, in: folder).status == 0)
-            let intact = try run(arguments, in: folder)
-            let entry = try #require(StepFixtures.cachedPosters(in: cache).first)
-            try sparse(entry, bytes: 3 << 30)
-            let bombed = try run(arguments, in: folder)
-            #expect(bombed.status == 0)
-            let metrics = try Self.metrics(bombed.output)
-            #expect(metrics["wrong_image_events"] == 0)
-            let before = try Self.metrics(intact.output)["requests_started"] ?? -1
-            #expect(
-                metrics["requests_started"] == before + 1, "the bombed entry is downloaded again, and only it"
-            )
-            #expect(try Self.finalHashes(bombed.output) == Self.finalHashes(intact.output))
-        }
-        // A 3 GB sparse .png in --posters is refused at the start, naming the file and the limit.
-        do {
-            let folder = try StepFixtures.folder("bomb-poster")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let posters = folder.appendingPathComponent("posters", isDirectory: true)
-            try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
-            try sparse(posters.appendingPathComponent("a.png"), bytes: 3 << 30)
-            let outcome = try run(["--posters", posters.path], in: folder)
-            #expect(outcome.status == 2)
-            #expect(outcome.errors.contains("--posters"), "\(outcome.errors)")
-            #expect(outcome.errors.contains("a.png"), "\(outcome.errors)")
-            #expect(
-                outcome.errors.contains("at most \(BoundedFile.Kind.poster.maximumBytes)"),
-                "\(outcome.errors)")
-            #expect(outcome.errors.split(separator: "\n").count == 1, "one line: \(outcome.errors)")
-        }
-        // A 1 GB sparse file in the poster file cache is ignored and replaced, not read.
-        do {
-            let folder = try StepFixtures.folder("bomb-pcache")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let scenario = try StepFixtures.scenario(Self.glance, named: "glance", in: folder)
-            let xdg = folder.appendingPathComponent("xdg", isDirectory: true)
-            let environment = ["XDG_CACHE_HOME": xdg.path]
-            let first = try run(["--scenario", scenario, "--json"], in: folder, environment: environment)
-            #expect(first.status == 0)
-            let root = xdg.appendingPathComponent("image-workbook")
-            let posters = try #require(
-                try FileManager.default.contentsOfDirectory(atPath: root.path).first {
-                    $0.hasPrefix("posters-")
-                })
-            let folderURL = root.appendingPathComponent(posters)
-            let names = try FileManager.default.contentsOfDirectory(atPath: folderURL.path).filter {
-                $0.hasSuffix(".png")
-            }.sorted()
-            #expect(names.count > 5)
-            for name in names { try sparse(folderURL.appendingPathComponent(name), bytes: 1 << 30) }
-            let second = try run(["--scenario", scenario, "--json"], in: folder, environment: environment)
-            #expect(second.status == 0)
-            #expect(try Self.finalHashes(second.output) == Self.finalHashes(first.output))
-            // The bombs were replaced by real posters.
-            for name in names {
-                let size = try #require(BoundedFile.size(atPath: folderURL.appendingPathComponent(name).path))
-                #expect(size < 1_000_000)
-            }
+    func sparseCacheEntryIsAMiss() throws {
+        let folder = try StepFixtures.folder("bomb-entry")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = try StepFixtures.scenario(Self.glance, named: "glance", in: folder)
+        let cache = folder.appendingPathComponent("cache")
+        let arguments = ["--scenario", scenario, "--cache-dir", cache.path, "--json"]
+        #expect(try run(arguments, in: folder).status == 0)
+        let intact = try run(arguments, in: folder)
+        let entry = try #require(StepFixtures.cachedPosters(in: cache).first)
+        try sparse(entry, bytes: 3 << 30)
+        let bombed = try run(arguments, in: folder)
+        #expect(bombed.status == 0)
+        let metrics = try Self.metrics(bombed.output)
+        #expect(metrics["wrong_image_events"] == 0)
+        let before = try Self.metrics(intact.output)["requests_started"] ?? -1
+        #expect(
+            metrics["requests_started"] == before + 1, "the bombed entry is downloaded again, and only it"
+        )
+        #expect(try Self.finalHashes(bombed.output) == Self.finalHashes(intact.output))
+    }
+
+    @Test(
+        "A 3 GB sparse .png in --posters is refused at the start, naming the file and the limit",
+        .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"))
+    func sparsePosterRefusedAtStart() throws {
+        let folder = try StepFixtures.folder("bomb-poster")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let posters = folder.appendingPathComponent("posters", isDirectory: true)
+        try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
+        try sparse(posters.appendingPathComponent("a.png"), bytes: 3 << 30)
+        let outcome = try run(["--posters", posters.path], in: folder)
+        #expect(outcome.status == 2)
+        #expect(outcome.errors.contains("--posters"), "\(outcome.errors)")
+        #expect(outcome.errors.contains("a.png"), "\(outcome.errors)")
+        #expect(
+            outcome.errors.contains("at most \(BoundedFile.Kind.poster.maximumBytes)"),
+            "\(outcome.errors)")
+        #expect(outcome.errors.split(separator: "\n").count == 1, "one line: \(outcome.errors)")
+    }
+
+    @Test(
+        "A 1 GB sparse file in the poster file cache is ignored and replaced, not read",
+        .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"))
+    func sparseFileCacheEntryIgnored() throws {
+        let folder = try StepFixtures.folder("bomb-pcache")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = try StepFixtures.scenario(Self.glance, named: "glance", in: folder)
+        let xdg = folder.appendingPathComponent("xdg", isDirectory: true)
+        let environment = ["XDG_CACHE_HOME": xdg.path]
+        let first = try run(["--scenario", scenario, "--json"], in: folder, environment: environment)
+        #expect(first.status == 0)
+        let root = xdg.appendingPathComponent("image-workbook")
+        let posters = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: root.path).first {
+                $0.hasPrefix("posters-")
+            })
+        let folderURL = root.appendingPathComponent(posters)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folderURL.path).filter {
+            $0.hasSuffix(".png")
+        }.sorted()
+        #expect(names.count > 5)
+        for name in names { try sparse(folderURL.appendingPathComponent(name), bytes: 1 << 30) }
+        let second = try run(["--scenario", scenario, "--json"], in: folder, environment: environment)
+        #expect(second.status == 0)
+        #expect(try Self.finalHashes(second.output) == Self.finalHashes(first.output))
+        // The bombs were replaced by real posters.
+        for name in names {
+            let size = try #require(BoundedFile.size(atPath: folderURL.appendingPathComponent(name).path))
+            #expect(size < 1_000_000)
         }
     }
 
     @Test(
-        "Posters over 1024×1024 are refused in one line; a dense screen and a dozen distinct posters at the cap run within the bounds",
+        "A --posters PNG over 1024×1024 pixels is refused at the start in one line naming the file and the cap",
         .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"))
-    func postersAtTheCap() throws {
-        // A --posters PNG over 1024×1024 pixels is refused at the start in one line naming the file and the cap.
-        do {
-            for poster in HugePoster.all {
-                let folder = try StepFixtures.folder("bomb-pixels")
-                defer { try? FileManager.default.removeItem(at: folder) }
-                let posters = folder.appendingPathComponent("posters", isDirectory: true)
-                try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
-                let png = ZeroPNG.make(width: poster.width, height: poster.height, bitDepth: poster.bitDepth)
-                #expect(png.count < 16_000_000, "\(poster): within the file limit")
-                try Data(png).write(to: posters.appendingPathComponent("huge.png"))
-                let scenario = try StepFixtures.scenario(Self.glance, named: "glance", in: folder)
-                let outcome = try run(
-                    ["--scenario", scenario, "--posters", posters.path], in: folder, step: poster.step)
-                #expect(outcome.status == 2, "\(poster)")
-                #expect(
-                    outcome.errors.split(separator: "\n").count == 1, "\(poster): one line: \(outcome.errors)"
-                )
-                #expect(
-                    outcome.errors.contains("--posters") && outcome.errors.contains("huge.png"),
-                    "\(poster): \(outcome.errors)")
-                #expect(
-                    outcome.errors.contains("\(poster.width)×\(poster.height) pixels"),
-                    "\(poster): \(outcome.errors)")
-                #expect(outcome.errors.contains("at most 1024×1024"), "\(poster): \(outcome.errors)")
-            }
+    func posterOverTheCapRefused() throws {
+        for poster in HugePoster.all {
+            let folder = try StepFixtures.folder("bomb-pixels")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let posters = folder.appendingPathComponent("posters", isDirectory: true)
+            try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
+            let png = ZeroPNG.make(width: poster.width, height: poster.height, bitDepth: poster.bitDepth)
+            #expect(png.count < 16_000_000, "\(poster): within the file limit")
+            try Data(png).write(to: posters.appendingPathComponent("huge.png"))
+            let scenario = try StepFixtures.scenario(Self.glance, named: "glance", in: folder)
+            let outcome = try run(
+                ["--scenario", scenario, "--posters", posters.path], in: folder, step: poster.step)
+            #expect(outcome.status == 2, "\(poster)")
+            #expect(
+                outcome.errors.split(separator: "\n").count == 1, "\(poster): one line: \(outcome.errors)"
+            )
+            #expect(
+                outcome.errors.contains("--posters") && outcome.errors.contains("huge.png"),
+                "\(poster): \(outcome.errors)")
+            #expect(
+                outcome.errors.contains("\(poster.width)×\(poster.height) pixels"),
+                "\(poster): \(outcome.errors)")
+            #expect(outcome.errors.contains("at most 1024×1024"), "\(poster): \(outcome.errors)")
         }
-        // A dense screen of posters at the 1024×1024 cap runs within the bounds, every row showing its poster.
-        do {
-            for step in [Step.naive, .cacheAndPrefetch, .concurrency] {
-                let folder = try StepFixtures.folder("bomb-dense")
-                defer { try? FileManager.default.removeItem(at: folder) }
-                let posters = folder.appendingPathComponent("posters", isDirectory: true)
-                try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
-                // One file, so every row decodes the same pixels (as with the reproduction's one 4096² file).
-                try Data(ZeroPNG.make(width: 1024, height: 1024, bitDepth: 16)).write(
-                    to: posters.appendingPathComponent("big.png"))
-                // 8712 / 88 = 99 rows on screen.
-                let dense = "screen height=8712 row=88\nrows 200\nwait 1s\n"
-                let scenario = try StepFixtures.scenario(dense, named: "dense", in: folder)
-                let outcome = try run(
-                    ["--scenario", scenario, "--posters", posters.path, "--json"], in: folder, step: step)
-                #expect(outcome.status == 0, "\(step): \(outcome.errors)")
-                let shown = try Self.finalHashes(outcome.output).filter { $0 != "-" }
-                #expect(shown.count > 90, "\(step): rows showing a picture: \(shown.count)")
-            }
+    }
+
+    @Test(
+        "A dense screen of posters at the 1024×1024 cap runs within the bounds, every row showing its poster",
+        .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"))
+    func denseScreenAtTheCapRuns() throws {
+        for step in [Step.naive, .cacheAndPrefetch, .concurrency] {
+            let folder = try StepFixtures.folder("bomb-dense")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let posters = folder.appendingPathComponent("posters", isDirectory: true)
+            try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
+            // One file, so every row decodes the same pixels (as with the reproduction's one 4096² file).
+            try Data(ZeroPNG.make(width: 1024, height: 1024, bitDepth: 16)).write(
+                to: posters.appendingPathComponent("big.png"))
+            // 8712 / 88 = 99 rows on screen.
+            let dense = "screen height=8712 row=88\nrows 200\nwait 1s\n"
+            let scenario = try StepFixtures.scenario(dense, named: "dense", in: folder)
+            let outcome = try run(
+                ["--scenario", scenario, "--posters", posters.path, "--json"], in: folder, step: step)
+            #expect(outcome.status == 0, "\(step): \(outcome.errors)")
+            let shown = try Self.finalHashes(outcome.output).filter { $0 != "-" }
+            #expect(shown.count > 90, "\(step): rows showing a picture: \(shown.count)")
         }
-        // A dozen distinct posters at the cap, decoded five at a time, run within the bounds.
-        do {
-            for step in [Step.naive, .cacheAndPrefetch, .concurrency] {
-                let folder = try StepFixtures.folder("bomb-distinct")
-                defer { try? FileManager.default.removeItem(at: folder) }
-                let posters = folder.appendingPathComponent("posters", isDirectory: true)
-                try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
-                for index in 0..<12 {
-                    // Each a different height, so no two decode to the same pixels.
-                    try Data(ZeroPNG.make(width: 1024, height: 1024 - UInt32(index), bitDepth: 16)).write(
-                        to: posters.appendingPathComponent("p\(index).png"))
-                }
-                let scenario = try StepFixtures.scenario(Self.glance, named: "glance", in: folder)
-                let outcome = try run(
-                    ["--scenario", scenario, "--posters", posters.path, "--json"], in: folder, step: step)
-                #expect(outcome.status == 0, "\(step): \(outcome.errors)")
-                #expect(try Self.finalHashes(outcome.output).filter { $0 != "-" }.count >= 8, "\(step)")
+    }
+
+    @Test(
+        "A dozen distinct posters at the cap, decoded five at a time, run within the bounds",
+        .enabled(if: ProcessTests.binaries != nil, "the step executables are not built next to the tests"))
+    func dozenPostersAtTheCapRun() throws {
+        for step in [Step.naive, .cacheAndPrefetch, .concurrency] {
+            let folder = try StepFixtures.folder("bomb-distinct")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let posters = folder.appendingPathComponent("posters", isDirectory: true)
+            try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: true)
+            for index in 0..<12 {
+                // Each a different height, so no two decode to the same pixels.
+                try Data(ZeroPNG.make(width: 1024, height: 1024 - UInt32(index), bitDepth: 16)).write(
+                    to: posters.appendingPathComponent("p\(index).png"))
             }
+            let scenario = try StepFixtures.scenario(Self.glance, named: "glance", in: folder)
+            let outcome = try run(
+                ["--scenario", scenario, "--posters", posters.path, "--json"], in: folder, step: step)
+            #expect(outcome.status == 0, "\(step): \(outcome.errors)")
+            #expect(try Self.finalHashes(outcome.output).filter { $0 != "-" }.count >= 8, "\(step)")
         }
     }
 

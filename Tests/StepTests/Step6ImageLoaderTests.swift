@@ -10,6 +10,18 @@ import Testing
 /// cancellation, where one row gives up a load another still waits for while the table is still.
 @Suite("Step 6's ImageLoader: one load shared by rows, cancelled by the count of rows still waiting")
 struct Step6ImageLoaderTests {
+    /// A loader with every technique and the step's own poster size and disk cache, on `executor` and
+    /// `clock`, that runs at most `concurrency` downloads at once.
+    static func loader(executor: SimulatedTaskExecutor, concurrency: Int, clock: PhoneClock) -> ImageLoader {
+        ImageLoader(
+            executor: executor, techniques: .all, displayPixels: ListViewController.posterPixels,
+            concurrency: concurrency,
+            diskCache: DiskCache(
+                directory: Disk.shared.cachesDirectory.appendingPathComponent("Posters"),
+                sizeLimit: 20_000_000),
+            clock: clock)
+    }
+
     /// What each asking task got, by name: `image`, `cancelled`, or the error.
     final class Outcomes: Sendable {
         private let values = Mutex<[String: String]>([:])
@@ -40,13 +52,7 @@ struct Step6ImageLoaderTests {
         override func viewDidLoad() {
             let pool = SimulatedTaskExecutor()
             let clock = PhoneClock()
-            let loader = ImageLoader(
-                executor: pool, techniques: .all, displayPixels: ListViewController.posterPixels,
-                concurrency: 1,
-                diskCache: DiskCache(
-                    directory: Disk.shared.cachesDirectory.appendingPathComponent("Posters"),
-                    sizeLimit: 20_000_000),
-                clock: clock)
+            let loader = Step6ImageLoaderTests.loader(executor: pool, concurrency: 1, clock: clock)
             let urls = phone.movies.compactMap(\.url)
             let outcomes = outcomes
             Task(executorPreference: pool) {

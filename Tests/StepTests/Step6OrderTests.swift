@@ -18,13 +18,7 @@ struct Step6OrderTests {
         override func viewDidLoad() {
             let pool = SimulatedTaskExecutor(width: 1)
             let clock = PhoneClock()
-            let loader = ImageLoader(
-                executor: pool, techniques: .all, displayPixels: ListViewController.posterPixels,
-                concurrency: 5,
-                diskCache: DiskCache(
-                    directory: Disk.shared.cachesDirectory.appendingPathComponent("Posters"),
-                    sizeLimit: 20_000_000),
-                clock: clock)
+            let loader = Step6ImageLoaderTests.loader(executor: pool, concurrency: 5, clock: clock)
             self.loader = loader
             guard let url = phone.movies.first?.url else { return }
             Task(executorPreference: pool, priority: .low) {

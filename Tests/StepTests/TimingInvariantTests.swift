@@ -10,27 +10,25 @@ import Testing
 /// Hitches, hangs and time to visible obey their definitions on every step, on every built-in scenario
 /// and on a seeded sweep of generated ones.
 extension LessonTests {
-    @Test("Every step keeps the timing invariants on every built-in scenario and on generated ones")
-    func timing() throws {
-        // Every step on every built-in scenario keeps the timing invariants.
-        do {
-            for scenario in Scenarios.all {
-                let parsed = try ScenarioParser.load(scenario)
-                for step in Step.allCases {
-                    checkTimingInvariants(try SharedRuns.shared.result(step, scenario), scenario: parsed)
-                }
+    @Test("Every step on every built-in scenario keeps the timing invariants")
+    func timingOnBuiltIns() throws {
+        for scenario in Scenarios.all {
+            let parsed = try ScenarioParser.load(scenario)
+            for step in Step.allCases {
+                checkTimingInvariants(try SharedRuns.shared.result(step, scenario), scenario: parsed)
             }
         }
-        // Generated scenarios keep the timing invariants on every step.
-        do {
-            let folder = try StepFixtures.folder("generated")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            for seed in UInt64(0)..<6 {
-                let path = try StepFixtures.scenario(
-                    Self.timingScenario(seed: seed), named: "generated-\(seed)", in: folder)
-                let scenario = try ScenarioParser.load(path)
-                for step in Step.allCases { checkTimingInvariants(try step.run(path), scenario: scenario) }
-            }
+    }
+
+    @Test("Generated scenarios keep the timing invariants on every step")
+    func timingOnGenerated() throws {
+        let folder = try StepFixtures.folder("generated")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for seed in UInt64(0)..<6 {
+            let path = try StepFixtures.scenario(
+                Self.timingScenario(seed: seed), named: "generated-\(seed)", in: folder)
+            let scenario = try ScenarioParser.load(path)
+            for step in Step.allCases { checkTimingInvariants(try step.run(path), scenario: scenario) }
         }
     }
 

@@ -56,32 +56,28 @@ extension StepPartsTests {
         }
     }
 
-    @Test(
-        "Another poster's pixels under a row's own URL count as wrong images and are marked; the row's own bytes stamped again do not"
-    )
-    func wrongPixels() throws {
-        // Another poster's pixels under the row's own URL count as wrong images, and the screen marks them.
-        do {
-            let run = try run(swapsPixels: true)
-            let posters = run.events("cell_image").filter { $0.text("shows") == "image" }
-            let movies = try MovieCatalog.bundled().rows(12)
-            #expect(!posters.isEmpty)
-            // Every poster shown carries its own row's URL: a check of the stamp alone sees nothing wrong.
-            for event in posters {
-                #expect(event.text("url") == movies[try #require(event.number("row"))].urlString)
-            }
-            #expect(run.metric("wrong_image_events") == Double(posters.count))
-            let marked = run.finalScreen.rows.filter { $0.wrongPosterOf != nil }
-            #expect(marked.count == run.finalScreen.rows.filter { $0.shows == "image" }.count)
-            #expect(marked.allSatisfy { $0.wrongPosterOf == "\($0.title) (other pixels)" })
+    @Test("Another poster's pixels under the row's own URL count as wrong images, and the screen marks them")
+    func anotherPostersPixelsAreWrong() throws {
+        let run = try run(swapsPixels: true)
+        let posters = run.events("cell_image").filter { $0.text("shows") == "image" }
+        let movies = try MovieCatalog.bundled().rows(12)
+        #expect(!posters.isEmpty)
+        // Every poster shown carries its own row's URL: a check of the stamp alone sees nothing wrong.
+        for event in posters {
+            #expect(event.text("url") == movies[try #require(event.number("row"))].urlString)
         }
-        // The row's own bytes stamped again show its own pixels: no wrong image.
-        do {
-            let run = try run(swapsPixels: false)
-            #expect(run.events("cell_image").contains { $0.text("shows") == "image" })
-            #expect(run.metric("wrong_image_events") == 0)
-            #expect(run.finalScreen.rows.allSatisfy { $0.wrongPosterOf == nil })
-        }
+        #expect(run.metric("wrong_image_events") == Double(posters.count))
+        let marked = run.finalScreen.rows.filter { $0.wrongPosterOf != nil }
+        #expect(marked.count == run.finalScreen.rows.filter { $0.shows == "image" }.count)
+        #expect(marked.allSatisfy { $0.wrongPosterOf == "\($0.title) (other pixels)" })
+    }
+
+    @Test("The row's own bytes stamped again show its own pixels: no wrong image")
+    func restampedOwnBytesAreRight() throws {
+        let run = try run(swapsPixels: false)
+        #expect(run.events("cell_image").contains { $0.text("shows") == "image" })
+        #expect(run.metric("wrong_image_events") == 0)
+        #expect(run.finalScreen.rows.allSatisfy { $0.wrongPosterOf == nil })
     }
 
 }

@@ -43,57 +43,53 @@ extension WorldTests {
         return operation
     }
 
-    @Test(
-        "An app's queues run on its launch's threads, and killing a launch stops them and drops its waiting operations"
-    )
-    func appProcess() {
-        // An app's queue runs on worker threads of its launch, and completion blocks on completion threads.
-        do {
-            let scheduler = Scheduler()
-            let host = BareHost(scheduler: scheduler)
-            host.process.start(on: host)
-            _ = host.startAppThread(name: "main") { _ in
+    @Test("An app's queue runs on worker threads of its launch, and completion blocks on completion threads")
+    func queuesRunOnLaunchThreads() {
+        let scheduler = Scheduler()
+        let host = BareHost(scheduler: scheduler)
+        host.process.start(on: host)
+        _ = host.startAppThread(name: "main") { _ in
+            let queue = OperationQueue()
+            queue.name = "Work"
+            queue.addOperation(Self.sleeper("a", 1_000, host: host))
+            OperationQueue.main.addOperation {}
+        }
+        scheduler.run(until: 10_000)
+        #expect(
+            host.log == [
+                "started a on work-1", "finished a on work-1", "completion of a on completion-1",
+            ])
+        #expect(host.mainBlocks.count == 1)
+        #expect(host.process.isIdle)
+        scheduler.shutDown()
+    }
+
+    @Test("Killing a launch stops its threads and drops its waiting operations; the next launch counts on")
+    func killingLaunchStopsThreads() {
+        let scheduler = Scheduler()
+        let host = BareHost(scheduler: scheduler)
+        host.process.start(on: host)
+        var threads: [SimulatedThread] = []
+        threads.append(
+            host.startAppThread(name: "main") { _ in
                 let queue = OperationQueue()
-                queue.name = "Work"
-                queue.addOperation(Self.sleeper("a", 1_000, host: host))
-                OperationQueue.main.addOperation {}
-            }
-            scheduler.run(until: 10_000)
-            #expect(
-                host.log == [
-                    "started a on work-1", "finished a on work-1", "completion of a on completion-1",
-                ])
-            #expect(host.mainBlocks.count == 1)
-            #expect(host.process.isIdle)
-            scheduler.shutDown()
+                queue.maxConcurrentOperationCount = 1
+                queue.addOperation(Self.sleeper("first", 1_000, host: host))
+                queue.addOperation(Self.sleeper("second", 1_000, host: host))
+            })
+        var idleBeforeKill = true
+        scheduler.schedule(at: 500) {
+            idleBeforeKill = host.process.isIdle
+            host.process.kill()
         }
-        // Killing a launch stops its threads and drops its waiting operations; the next launch counts on.
-        do {
-            let scheduler = Scheduler()
-            let host = BareHost(scheduler: scheduler)
-            host.process.start(on: host)
-            var threads: [SimulatedThread] = []
-            threads.append(
-                host.startAppThread(name: "main") { _ in
-                    let queue = OperationQueue()
-                    queue.maxConcurrentOperationCount = 1
-                    queue.addOperation(Self.sleeper("first", 1_000, host: host))
-                    queue.addOperation(Self.sleeper("second", 1_000, host: host))
-                })
-            var idleBeforeKill = true
-            scheduler.schedule(at: 500) {
-                idleBeforeKill = host.process.isIdle
-                host.process.kill()
-            }
-            scheduler.run(until: 10_000)
-            #expect(!idleBeforeKill)
-            #expect(host.launch == 2)
-            #expect(host.process.isIdle)
-            #expect(threads.allSatisfy { $0.isKilled })
-            // The running operation's sleep was cut short; the waiting one and every completion block never ran.
-            #expect(host.log == ["started first on queue-1", "finished first on queue-1"])
-            scheduler.shutDown()
-        }
+        scheduler.run(until: 10_000)
+        #expect(!idleBeforeKill)
+        #expect(host.launch == 2)
+        #expect(host.process.isIdle)
+        #expect(threads.allSatisfy { $0.isKilled })
+        // The running operation's sleep was cut short; the waiting one and every completion block never ran.
+        #expect(host.log == ["started first on queue-1", "finished first on queue-1"])
+        scheduler.shutDown()
     }
 
 }

@@ -40,99 +40,92 @@ extension WorldTests {
         return (result, log)
     }
 
-    @Test(
-        "No hitch for light work or a block at rest; blocks during a drag cost the frames they overrun; a short block is no hang"
-    )
-    func hitches() throws {
-        // A drag with light main-thread work has no hitches.
-        do {
-            let (result, log) = try playDrag()
-            // Not vacuous: the table really scrolled, frame after frame, and rows came on screen.
-            #expect(log.all("didScroll").count >= 50)
-            #expect(result.metrics.scrollingMicroseconds >= 1_000_000)
-            #expect(log.all("cellForRow").count >= 15)
-            #expect(result.metrics.hitches == 0)
-            #expect(result.metrics.hitchTimeMicroseconds == 0)
-            #expect(result.events("hitch").isEmpty)
-        }
-        // Main-thread blocks during a drag cost the frames they overrun: 40 ms in scrollViewDidScroll two frames, 75 ms in cellForRow four, a 40 ms main-queue block one period.
-        do {
-            // Blocking scrollViewDidScroll for 40 ms during a drag costs two frames of hitch time.
-            do {
-                let (result, log) = try playDrag(blockInScroll: 40_000)
-                #expect(log.all("block").count == 1)
-                // The frame due one period after it began is ready after 40 ms plus under 2 ms of frame work,
-                // i.e. between 2 and 3 periods after it began: presented at the third vsync, two periods late.
-                let expected = 2 * framePeriod
-                #expect(result.metrics.hitches == 1)
-                #expect(abs(Double(result.metrics.hitchTimeMicroseconds) - expected) <= framePeriod)
-                let hitch = try #require(result.events("hitch").first)
-                let milliseconds = try #require(hitch.milliseconds("ms"))
-                #expect(abs(milliseconds - expected / 1000) <= framePeriod / 1000)
-                // Hitch time per second of scrolling: about 33 ms over a one-second drag.
-                let ratio = result.metrics.hitchTimeRatio
-                #expect(ratio > 25 && ratio < 40)
-            }
-            // Blocking cellForRow for 75 ms during a drag costs four frames of hitch time.
-            do {
-                let (result, log) = try playDrag(blockInCellForRow: 75_000)
-                #expect(log.all("block").count == 1)
-                // 75 ms plus frame work is 4.5 to 4.7 periods: presented at the fifth vsync, four periods late.
-                let expected = 4 * framePeriod
-                #expect(result.metrics.hitches == 1)
-                #expect(abs(Double(result.metrics.hitchTimeMicroseconds) - expected) <= framePeriod)
-                #expect(result.metrics.longestMainThreadStallMicroseconds >= 75_000)
-            }
-            // A 40 ms main-queue block during a drag delays the next frames: one period of hitch.
-            do {
-                let log = Log()
-                let result = try play(Self.drag) {
-                    let app = ScriptApp(log: log)
-                    app.onLoad = { _ in
-                        let timer = OperationQueue()
-                        timer.addOperation {
-                            SimulatedThread.current!.sleep(for: 1_005_000 - Phone.current!.now)
-                            OperationQueue.main.addOperation {
-                                log.note("block")
-                                SimulatedThread.current!.sleep(for: 40_000)
-                            }
-                        }
-                    }
-                    return app
+    @Test("A drag with light main-thread work has no hitches")
+    func lightDragHasNoHitches() throws {
+        let (result, log) = try playDrag()
+        // Not vacuous: the table really scrolled, frame after frame, and rows came on screen.
+        #expect(log.all("didScroll").count >= 50)
+        #expect(result.metrics.scrollingMicroseconds >= 1_000_000)
+        #expect(log.all("cellForRow").count >= 15)
+        #expect(result.metrics.hitches == 0)
+        #expect(result.metrics.hitchTimeMicroseconds == 0)
+        #expect(result.events("hitch").isEmpty)
+    }
+
+    @Test("Blocking scrollViewDidScroll for 40 ms during a drag costs two frames of hitch time")
+    func scrollBlockCostsTwoFrames() throws {
+        let (result, log) = try playDrag(blockInScroll: 40_000)
+        #expect(log.all("block").count == 1)
+        // The frame due one period after it began is ready after 40 ms plus under 2 ms of frame work,
+        // i.e. between 2 and 3 periods after it began: presented at the third vsync, two periods late.
+        let expected = 2 * framePeriod
+        #expect(result.metrics.hitches == 1)
+        #expect(abs(Double(result.metrics.hitchTimeMicroseconds) - expected) <= framePeriod)
+        let hitch = try #require(result.events("hitch").first)
+        let milliseconds = try #require(hitch.milliseconds("ms"))
+        #expect(abs(milliseconds - expected / 1000) <= framePeriod / 1000)
+        // Hitch time per second of scrolling: about 33 ms over a one-second drag.
+        let ratio = result.metrics.hitchTimeRatio
+        #expect(ratio > 25 && ratio < 40)
+    }
+
+    @Test("Blocking cellForRow for 75 ms during a drag costs four frames of hitch time")
+    func cellBlockCostsFourFrames() throws {
+        let (result, log) = try playDrag(blockInCellForRow: 75_000)
+        #expect(log.all("block").count == 1)
+        // 75 ms plus frame work is 4.5 to 4.7 periods: presented at the fifth vsync, four periods late.
+        let expected = 4 * framePeriod
+        #expect(result.metrics.hitches == 1)
+        #expect(abs(Double(result.metrics.hitchTimeMicroseconds) - expected) <= framePeriod)
+        #expect(result.metrics.longestMainThreadStallMicroseconds >= 75_000)
+    }
+
+    @Test("A 40 ms main-queue block during a drag delays the next frames: one period of hitch")
+    func mainQueueBlockCostsOnePeriod() throws {
+        let log = Log()
+        let result = try play(Self.drag, log: log) { _ in
+            let timer = OperationQueue()
+            timer.addOperation {
+                SimulatedThread.current!.sleep(for: 1_005_000 - Phone.current!.now)
+                OperationQueue.main.addOperation {
+                    log.note("block")
+                    SimulatedThread.current!.sleep(for: 40_000)
                 }
-                let block = try #require(log.first("block"))
-                #expect(block.time >= 1_005_000 && block.time < 1_006_000)
-                // The frame of vsync 60 (1 000 000 µs) is done by 1 005 000; the block then holds the main thread
-                // until about 1 045 000, so the frame due at vsync 61 (1 016 667) ends about 1 046 000 and shows
-                // at vsync 63 (1 050 000) instead of 62: one period late.
-                #expect(result.metrics.hitches == 1)
-                #expect(abs(Double(result.metrics.hitchTimeMicroseconds) - framePeriod) <= framePeriod)
-                #expect(abs(Double(result.metrics.hitchTimeMicroseconds) - framePeriod) <= 2)
             }
         }
-        // A main-thread block while the table is at rest is no hitch.
-        do {
-            let log = Log()
-            let result = try play(testScenario("rest", rows: 30, actions: [.wait(microseconds: 500_000)])) {
-                let app = ScriptApp(log: log)
-                app.onCell = { _, _, indexPath in
-                    if indexPath.row == 3 { SimulatedThread.current!.sleep(for: 100_000) }
-                }
-                return app
+        let block = try #require(log.first("block"))
+        #expect(block.time >= 1_005_000 && block.time < 1_006_000)
+        // The frame of vsync 60 (1 000 000 µs) is done by 1 005 000; the block then holds the main thread
+        // until about 1 045 000, so the frame due at vsync 61 (1 016 667) ends about 1 046 000 and shows
+        // at vsync 63 (1 050 000) instead of 62: one period late.
+        #expect(result.metrics.hitches == 1)
+        #expect(abs(Double(result.metrics.hitchTimeMicroseconds) - framePeriod) <= framePeriod)
+        #expect(abs(Double(result.metrics.hitchTimeMicroseconds) - framePeriod) <= 2)
+    }
+
+    @Test("A main-thread block while the table is at rest is no hitch")
+    func blockAtRestIsNoHitch() throws {
+        let log = Log()
+        let result = try play(testScenario("rest", rows: 30, actions: [.wait(microseconds: 500_000)])) {
+            let app = ScriptApp(log: log)
+            app.onCell = { _, _, indexPath in
+                if indexPath.row == 3 { SimulatedThread.current!.sleep(for: 100_000) }
             }
-            #expect(log.all("cellForRow").count >= 8)
-            #expect(result.metrics.longestMainThreadStallMicroseconds >= 100_000)
-            #expect(result.metrics.hitches == 0)
+            return app
         }
-        // A short block during the same drags is no hang.
-        do {
-            let (result, log) = try playBlockedDrags(block: 100_000)
-            #expect(log.all("block").count == 1)
-            #expect(result.metrics.longestMainThreadStallMicroseconds >= 100_000)
-            #expect(result.metrics.hangs == 0)
-            #expect(result.metrics.hangTimeMicroseconds == 0)
-            #expect(log.all("willBeginDragging").count == 3)
-        }
+        #expect(log.all("cellForRow").count >= 8)
+        #expect(result.metrics.longestMainThreadStallMicroseconds >= 100_000)
+        #expect(result.metrics.hitches == 0)
+    }
+
+    @Test("A short block during the same drags is no hang")
+    func shortBlockIsNoHang() throws {
+        let (result, log) = try playBlockedDrags(block: 100_000)
+        #expect(log.all("block").count == 1)
+        #expect(result.metrics.longestMainThreadStallMicroseconds >= 100_000)
+        #expect(result.metrics.hangs == 0)
+        #expect(result.metrics.hangTimeMicroseconds == 0)
+        #expect(log.all("willBeginDragging").count == 3)
     }
 
 }

@@ -14,39 +14,36 @@ extension WorldTests {
         }
     }
 
-    @Test(
-        "The main run loop runs launch blocks before the first frame, parks when still, and draws one frame a period while moving"
-    )
-    func mainRunLoop() throws {
-        // A block queued while launching runs before the first frame.
-        do {
-            let log = Log()
-            let result = try play(testScenario("block", rows: 20)) {
-                let app = ScriptApp(log: log)
-                app.onLoad = { _ in OperationQueue.main.addOperation { log.note("block") } }
-                return app
-            }
-            #expect(Array(Self.busyKinds(result).prefix(2)) == ["block", "frame"])
-            #expect(log.all("block").count == 1)
+    @Test("A block queued while launching runs before the first frame")
+    func launchQueuedBlockRunsFirst() throws {
+        let log = Log()
+        let result = try play(testScenario("block", rows: 20)) {
+            let app = ScriptApp(log: log)
+            app.onLoad = { _ in OperationQueue.main.addOperation { log.note("block") } }
+            return app
         }
-        // With nothing moving and nothing queued the main thread parks: a still table draws one frame.
-        do {
-            let result = try play(testScenario("still", rows: 20)) { ScriptApp(log: Log()) }
-            #expect(Self.busyKinds(result) == ["frame"])
+        #expect(Array(Self.busyKinds(result).prefix(2)) == ["block", "frame"])
+        #expect(log.all("block").count == 1)
+    }
+
+    @Test("With nothing moving and nothing queued the main thread parks: a still table draws one frame")
+    func idleMainThreadParks() throws {
+        let result = try play(testScenario("still", rows: 20)) { ScriptApp(log: Log()) }
+        #expect(Self.busyKinds(result) == ["frame"])
+    }
+
+    @Test("A moving table gets frame after frame, never two in one 60 Hz period")
+    func movingTableGetsOneFramePerPeriod() throws {
+        let result = try play(
+            testScenario("scroll", rows: 200, actions: [.wait(microseconds: 100_000), .fling(toRow: 40)])
+        ) { ScriptApp(log: Log()) }
+        let frames = result.trace.filter {
+            if case .mainBusy("frame", _) = $0.kind { return true }
+            return false
         }
-        // A moving table gets frame after frame, never two in one 60 Hz period.
-        do {
-            let result = try play(
-                testScenario("scroll", rows: 200, actions: [.wait(microseconds: 100_000), .fling(toRow: 40)])
-            ) { ScriptApp(log: Log()) }
-            let frames = result.trace.filter {
-                if case .mainBusy("frame", _) = $0.kind { return true }
-                return false
-            }
-            #expect(frames.count > 10)
-            let times = frames.map(\.time)
-            #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 16_000 })
-        }
+        #expect(frames.count > 10)
+        let times = frames.map(\.time)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 16_000 })
     }
 
 }

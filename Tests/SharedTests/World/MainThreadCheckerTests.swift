@@ -17,25 +17,21 @@ struct MainThreadCheckerTests {
     )
     func callsOffTheMainThreadAreCounted() throws {
         let log = Log()
-        let result = try play(testScenario("checker", rows: 20)) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { app in
-                let queue = OperationQueue()
-                queue.addOperation {
-                    // Off the main thread: three calls the checker must see.
+        let result = try play(testScenario("checker", rows: 20), log: log) { app in
+            let queue = OperationQueue()
+            queue.addOperation {
+                // Off the main thread: three calls the checker must see.
+                _ = app.tableView.indexPathsForVisibleRows
+                _ = app.tableView.cellForRow(at: IndexPath(row: 0, section: 0))
+                app.tableView.reloadRows(at: [IndexPath(row: 0, section: 0)], with: .fade)
+                OperationQueue.main.addOperation {
+                    // On the main thread: none.
+                    log.note("main")
                     _ = app.tableView.indexPathsForVisibleRows
-                    _ = app.tableView.cellForRow(at: IndexPath(row: 0, section: 0))
-                    app.tableView.reloadRows(at: [IndexPath(row: 0, section: 0)], with: .fade)
-                    OperationQueue.main.addOperation {
-                        // On the main thread: none.
-                        log.note("main")
-                        _ = app.tableView.indexPathsForVisibleRows
-                        app.tableView.reloadRows(at: [IndexPath(row: 1, section: 0)], with: .fade)
-                        app.tableView.reloadData()
-                    }
+                    app.tableView.reloadRows(at: [IndexPath(row: 1, section: 0)], with: .fade)
+                    app.tableView.reloadData()
                 }
             }
-            return app
         }
         #expect(log.first("main") != nil)
         #expect(result.metrics.mainThreadCheckerViolations == 3)
@@ -58,22 +54,18 @@ struct MainThreadCheckerTests {
     func mapsOffTheMainThreadAreCounted() throws {
         let log = Log()
         let operations = Operations()
-        let result = try play(testScenario("maps", rows: 20)) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                // On the main thread: none.
-                operations.downloadsInProgress[1] = "one"
-                let queue = OperationQueue()
-                queue.addOperation {
-                    // Off the main thread: a read and a write, each seen.
-                    operations.downloadsInProgress.removeValue(forKey: 1)
-                    OperationQueue.main.addOperation {
-                        log.note("main")
-                        operations.downloadsInProgress[2] = "two"
-                    }
+        let result = try play(testScenario("maps", rows: 20), log: log) { _ in
+            // On the main thread: none.
+            operations.downloadsInProgress[1] = "one"
+            let queue = OperationQueue()
+            queue.addOperation {
+                // Off the main thread: a read and a write, each seen.
+                operations.downloadsInProgress.removeValue(forKey: 1)
+                OperationQueue.main.addOperation {
+                    log.note("main")
+                    operations.downloadsInProgress[2] = "two"
                 }
             }
-            return app
         }
         #expect(log.first("main") != nil)
         #expect(operations.downloadsInProgress == [2: "two"])

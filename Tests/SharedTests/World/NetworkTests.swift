@@ -27,23 +27,19 @@ extension WorldTests {
         nonisolated(unsafe) var fetches: [Fetch] = []
         let scenario = testScenario(
             "fetch", rows: 10, rtt: rtt, jitter: 0, bandwidth: bandwidth, connections: connections)
-        let result = try play(scenario) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                let queue = OperationQueue()
-                queue.maxConcurrentOperationCount = urls.count
-                for (index, url) in urls.enumerated() {
-                    queue.addOperation {
-                        let start = Phone.current!.now
-                        let data = Network.shared.data(contentsOf: URL(string: url)!)
-                        fetches.append(
-                            Fetch(
-                                label: "\(index)", start: start, end: Phone.current!.now,
-                                size: data?.count ?? -1))
-                    }
+        let result = try play(scenario, log: log) { _ in
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = urls.count
+            for (index, url) in urls.enumerated() {
+                queue.addOperation {
+                    let start = Phone.current!.now
+                    let data = Network.shared.data(contentsOf: URL(string: url)!)
+                    fetches.append(
+                        Fetch(
+                            label: "\(index)", start: start, end: Phone.current!.now,
+                            size: data?.count ?? -1))
                 }
             }
-            return app
         }
         return (result, fetches.sorted { $0.label < $1.label })
     }
@@ -56,83 +52,76 @@ extension WorldTests {
     static let posterA = "http://posters.test/p/a.png"
     static let posterB = "http://posters.test/p/a-poster-with-a-longer-name.png"
 
-    @Test(
-        "Transfers share the link: one takes the latency plus its bytes over the bandwidth, two equal ones finish together twice as slow, of two unequal ones the larger gets the whole link once the smaller ends"
-    )
-    func transfersShareTheLink() throws {
-        // One transfer takes the latency plus its bytes over the bandwidth.
-        do {
-            let (result, fetches) = try fetchTogether([Self.posterA], bandwidth: 200_000)
-            let fetch = try #require(fetches.first)
-            #expect(fetch.size > 1_000)
-            let expected = 100_000 + bodyTime(fetch.size, 200_000)
-            #expect(abs(Double(fetch.end - fetch.start) - expected) <= 2)
-            #expect(result.metrics.bytesDownloaded == fetch.size)
-            #expect(result.metrics.requestsStarted == 1 && result.metrics.requestsCompleted == 1)
-        }
-        // Two equal transfers started together share the link and finish together, twice as slow.
-        do {
-            let (_, single) = try fetchTogether([Self.posterA], bandwidth: 200_000)
-            let (result, pair) = try fetchTogether([Self.posterA, Self.posterA], bandwidth: 200_000)
-            let one = try #require(single.first)
-            try #require(pair.count == 2)
-            #expect(pair[0].start == pair[1].start)
-            #expect(pair.allSatisfy { $0.size == one.size })
-            #expect(abs(pair[0].end - pair[1].end) <= 1)
-            // Body time doubles: each gets half the link for the whole body.
-            let singleBody = Double(one.end - one.start) - 100_000
-            let pairBody = Double(pair[0].end - pair[0].start) - 100_000
-            #expect(abs(pairBody - 2 * singleBody) <= 3)
-            #expect(abs(pairBody - 2 * bodyTime(one.size, 200_000)) <= 3)
-            #expect(result.metrics.bytesDownloaded == 2 * one.size)
-        }
-        // Unequal transfers: the smaller ends at half speed, then the larger gets the whole link.
-        do {
-            let (_, pair) = try fetchTogether([Self.posterA, Self.posterB], bandwidth: 200_000)
-            try #require(pair.count == 2)
-            let sizes = pair.map(\.size).sorted()
-            try #require(sizes[0] != sizes[1])
-            let start = Double(pair[0].start)
-            let ends = pair.map { Double($0.end) }.sorted()
-            // Until the smaller is done both get half: 2·small/bw; the rest of the larger at full speed.
-            let firstEnd = start + 100_000 + 2 * bodyTime(sizes[0], 200_000)
-            let secondEnd = start + 100_000 + bodyTime(sizes[0] + sizes[1], 200_000)
-            #expect(abs(ends[0] - firstEnd) <= 3)
-            #expect(abs(ends[1] - secondEnd) <= 3)
-        }
+    @Test("One transfer takes the latency plus its bytes over the bandwidth")
+    func oneTransferTakesLatencyPlusBytes() throws {
+        let (result, fetches) = try fetchTogether([Self.posterA], bandwidth: 200_000)
+        let fetch = try #require(fetches.first)
+        #expect(fetch.size > 1_000)
+        let expected = 100_000 + bodyTime(fetch.size, 200_000)
+        #expect(abs(Double(fetch.end - fetch.start) - expected) <= 2)
+        #expect(result.metrics.bytesDownloaded == fetch.size)
+        #expect(result.metrics.requestsStarted == 1 && result.metrics.requestsCompleted == 1)
     }
 
-    @Test(
-        "With one connection per host, two requests to that host run one after the other, while requests to two hosts still overlap"
-    )
-    func oneConnectionPerHost() throws {
-        // With one connection per host, two requests to that host run one after the other.
-        do {
-            let (result, pair) = try fetchTogether(
-                [Self.posterA, Self.posterB], bandwidth: 200_000, connections: 1)
-            try #require(pair.count == 2)
-            #expect(pair[0].start == pair[1].start)
-            let (first, second) = pair[0].end <= pair[1].end ? (pair[0], pair[1]) : (pair[1], pair[0])
-            let start = Double(first.start)
-            // Each pays the full latency and has the link to itself.
-            let firstEnd = start + 100_000 + bodyTime(first.size, 200_000)
-            let secondEnd = firstEnd + 100_000 + bodyTime(second.size, 200_000)
-            #expect(abs(Double(first.end) - firstEnd) <= 2)
-            #expect(abs(Double(second.end) - secondEnd) <= 3)
-            // The second request starts (in the trace) when asked, but waits for the slot.
-            #expect(result.events("request_start").count == 2)
-        }
-        // With one connection per host, requests to two hosts still overlap.
-        do {
-            let (_, pair) = try fetchTogether(
-                [Self.posterA, "http://other.test/p/a.png"], bandwidth: 200_000, connections: 1)
-            try #require(pair.count == 2)
-            // Shared link: both end by latency + (both bodies)/bw, far earlier than two latencies in a row would.
-            let start = Double(pair[0].start)
-            let bothBodies = bodyTime(pair[0].size + pair[1].size, 200_000)
-            for fetch in pair {
-                #expect(Double(fetch.end) <= start + 100_000 + bothBodies + 3)
-            }
+    @Test("Two equal transfers started together share the link and finish together, twice as slow")
+    func equalTransfersShareLink() throws {
+        let (_, single) = try fetchTogether([Self.posterA], bandwidth: 200_000)
+        let (result, pair) = try fetchTogether([Self.posterA, Self.posterA], bandwidth: 200_000)
+        let one = try #require(single.first)
+        try #require(pair.count == 2)
+        #expect(pair[0].start == pair[1].start)
+        #expect(pair.allSatisfy { $0.size == one.size })
+        #expect(abs(pair[0].end - pair[1].end) <= 1)
+        // Body time doubles: each gets half the link for the whole body.
+        let singleBody = Double(one.end - one.start) - 100_000
+        let pairBody = Double(pair[0].end - pair[0].start) - 100_000
+        #expect(abs(pairBody - 2 * singleBody) <= 3)
+        #expect(abs(pairBody - 2 * bodyTime(one.size, 200_000)) <= 3)
+        #expect(result.metrics.bytesDownloaded == 2 * one.size)
+    }
+
+    @Test("Unequal transfers: the smaller ends at half speed, then the larger gets the whole link")
+    func unequalTransfersShareThenHandOver() throws {
+        let (_, pair) = try fetchTogether([Self.posterA, Self.posterB], bandwidth: 200_000)
+        try #require(pair.count == 2)
+        let sizes = pair.map(\.size).sorted()
+        try #require(sizes[0] != sizes[1])
+        let start = Double(pair[0].start)
+        let ends = pair.map { Double($0.end) }.sorted()
+        // Until the smaller is done both get half: 2·small/bw; the rest of the larger at full speed.
+        let firstEnd = start + 100_000 + 2 * bodyTime(sizes[0], 200_000)
+        let secondEnd = start + 100_000 + bodyTime(sizes[0] + sizes[1], 200_000)
+        #expect(abs(ends[0] - firstEnd) <= 3)
+        #expect(abs(ends[1] - secondEnd) <= 3)
+    }
+
+    @Test("With one connection per host, two requests to that host run one after the other")
+    func oneConnectionSerialisesAHost() throws {
+        let (result, pair) = try fetchTogether(
+            [Self.posterA, Self.posterB], bandwidth: 200_000, connections: 1)
+        try #require(pair.count == 2)
+        #expect(pair[0].start == pair[1].start)
+        let (first, second) = pair[0].end <= pair[1].end ? (pair[0], pair[1]) : (pair[1], pair[0])
+        let start = Double(first.start)
+        // Each pays the full latency and has the link to itself.
+        let firstEnd = start + 100_000 + bodyTime(first.size, 200_000)
+        let secondEnd = firstEnd + 100_000 + bodyTime(second.size, 200_000)
+        #expect(abs(Double(first.end) - firstEnd) <= 2)
+        #expect(abs(Double(second.end) - secondEnd) <= 3)
+        // The second request starts (in the trace) when asked, but waits for the slot.
+        #expect(result.events("request_start").count == 2)
+    }
+
+    @Test("With one connection per host, requests to two hosts still overlap")
+    func oneConnectionPerHostStillOverlapsHosts() throws {
+        let (_, pair) = try fetchTogether(
+            [Self.posterA, "http://other.test/p/a.png"], bandwidth: 200_000, connections: 1)
+        try #require(pair.count == 2)
+        // Shared link: both end by latency + (both bodies)/bw, far earlier than two latencies in a row would.
+        let start = Double(pair[0].start)
+        let bothBodies = bodyTime(pair[0].size + pair[1].size, 200_000)
+        for fetch in pair {
+            #expect(Double(fetch.end) <= start + 100_000 + bothBodies + 3)
         }
     }
 
@@ -186,36 +175,33 @@ extension WorldTests {
     func removedPosterAndInvalidURL() throws {
         let log = Log()
         let removed = "http://posters.test/removed/gone.png"
-        let result = try play(testScenario("errors", rows: 10, rtt: 100_000, bandwidth: 100_000)) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                let queue = OperationQueue()
-                queue.maxConcurrentOperationCount = 1
-                var operation: Operation!
-                operation = BlockOperation.simulator {
-                    do throws(NetworkError) {
-                        _ = try Network.shared.data(
-                            from: URL(string: removed)!, cancellingWith: operation)
-                        log.note("404 succeeded")
-                    } catch {
-                        log.note(error == .status(404) ? "404" : "404 wrong error \(error)")
-                    }
-                    let blocking = Network.shared.data(contentsOf: URL(string: removed)!)
-                    log.note(blocking == nil ? "404 nil" : "404 data")
-                    log.note("invalid start")
-                    do throws(NetworkError) {
-                        _ = try Network.shared.data(
-                            from: URL(string: "NO URL")!, cancellingWith: operation)
-                        log.note("invalid succeeded")
-                    } catch {
-                        log.note(error == .invalidURL ? "invalid" : "invalid wrong error \(error)")
-                    }
-                    let ftp = Network.shared.data(contentsOf: URL(string: "ftp://posters.test/p/a.png")!)
-                    log.note(ftp == nil ? "ftp nil" : "ftp data")
+        let result = try play(testScenario("errors", rows: 10, rtt: 100_000, bandwidth: 100_000), log: log) {
+            _ in
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            var operation: Operation!
+            operation = BlockOperation.simulator {
+                do throws(NetworkError) {
+                    _ = try Network.shared.data(
+                        from: URL(string: removed)!, cancellingWith: operation)
+                    log.note("404 succeeded")
+                } catch {
+                    log.note(error == .status(404) ? "404" : "404 wrong error \(error)")
                 }
-                queue.addOperation(operation)
+                let blocking = Network.shared.data(contentsOf: URL(string: removed)!)
+                log.note(blocking == nil ? "404 nil" : "404 data")
+                log.note("invalid start")
+                do throws(NetworkError) {
+                    _ = try Network.shared.data(
+                        from: URL(string: "NO URL")!, cancellingWith: operation)
+                    log.note("invalid succeeded")
+                } catch {
+                    log.note(error == .invalidURL ? "invalid" : "invalid wrong error \(error)")
+                }
+                let ftp = Network.shared.data(contentsOf: URL(string: "ftp://posters.test/p/a.png")!)
+                log.note(ftp == nil ? "ftp nil" : "ftp data")
             }
-            return app
+            queue.addOperation(operation)
         }
         for text in ["404", "404 nil", "invalid", "ftp nil"] {
             #expect(log.first(text) != nil, "\(text)")
@@ -244,38 +230,34 @@ extension WorldTests {
     func cancelMidBody(cancellable: Bool) throws -> (RunResult, Log) {
         let log = Log()
         let scenario = testScenario("cancel", rows: 10, rtt: 100_000, jitter: 0, bandwidth: 100_000)
-        let result = try play(scenario) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                let downloads = OperationQueue()
-                let timer = OperationQueue()
-                let url = URL(string: Self.posterA)!
-                nonisolated(unsafe) var download: Operation!
-                download = BlockOperation {
-                    log.note("start")
-                    if cancellable {
-                        do throws(NetworkError) {
-                            let data = try Network.shared.data(from: url, cancellingWith: download)
-                            log.note("data", Double(data.count))
-                        } catch {
-                            log.note(error == .cancelled ? "cancelled" : "error \(error)")
-                        }
-                    } else {
-                        let data = Network.shared.data(contentsOf: url)
-                        log.note("data", Double(data?.count ?? -1))
+        let result = try play(scenario, log: log) { _ in
+            let downloads = OperationQueue()
+            let timer = OperationQueue()
+            let url = URL(string: Self.posterA)!
+            nonisolated(unsafe) var download: Operation!
+            download = BlockOperation {
+                log.note("start")
+                if cancellable {
+                    do throws(NetworkError) {
+                        let data = try Network.shared.data(from: url, cancellingWith: download)
+                        log.note("data", Double(data.count))
+                    } catch {
+                        log.note(error == .cancelled ? "cancelled" : "error \(error)")
                     }
-                    log.note(download.isCancelled ? "sees cancel" : "sees no cancel")
+                } else {
+                    let data = Network.shared.data(contentsOf: url)
+                    log.note("data", Double(data?.count ?? -1))
                 }
-                downloads.addOperation(download)
-                timer.addOperation {
-                    SimulatedThread.current!.sleep(for: 150_000)
-                    OperationQueue.main.addOperation {
-                        log.note("cancel")
-                        download.cancel()
-                    }
+                log.note(download.isCancelled ? "sees cancel" : "sees no cancel")
+            }
+            downloads.addOperation(download)
+            timer.addOperation {
+                SimulatedThread.current!.sleep(for: 150_000)
+                OperationQueue.main.addOperation {
+                    log.note("cancel")
+                    download.cancel()
                 }
             }
-            return app
         }
         return (result, log)
     }

@@ -48,44 +48,37 @@ func foundationNotes() throws -> [String: [String]] {
 /// The simulated `Operation` and `OperationQueue` against Foundation's, case by case: the same program,
 /// the same observations.
 extension WorldTests {
-    @Test(
-        "Every case is recorded on Foundation, every recording is a case, and the phone sees what Foundation saw"
-    )
-    func sameAsFoundation() throws {
-        // Every case was recorded on Foundation, and every recording is a case.
-        do {
-            let recorded = Set(try foundationNotes().keys)
-            let cases = Set(OperationCases.all.map(\.name) + OperationCases.traps.map(\.name))
-            #expect(recorded == cases)
-        }
-        // Every case sees on the phone what it saw on Foundation.
-        do {
-            let notes = try foundationNotes()
-            for operationCase in OperationCases.all {
-                let expected = try #require(notes[operationCase.name], "\(operationCase.name)")
-                let seen = try runOnPhone(operationCase)
-                #expect(seen == expected, "\(operationCase.name) on the phone: \(seen)")
-            }
+    @Test("Every case was recorded on Foundation, and every recording is a case")
+    func everyCaseRecordedOnFoundation() throws {
+        let recorded = Set(try foundationNotes().keys)
+        let cases = Set(OperationCases.all.map(\.name) + OperationCases.traps.map(\.name))
+        #expect(recorded == cases)
+    }
+
+    @Test("Every case sees on the phone what it saw on Foundation")
+    func phoneMatchesFoundation() throws {
+        let notes = try foundationNotes()
+        for operationCase in OperationCases.all {
+            let expected = try #require(notes[operationCase.name], "\(operationCase.name)")
+            let seen = try runOnPhone(operationCase)
+            #expect(seen == expected, "\(operationCase.name) on the phone: \(seen)")
         }
     }
 
-    @Test(
-        "Adding a finished operation, or one already in a queue, stops the program with Foundation's message")
-    func trapsAsFoundation() async throws {
-        // Adding a finished operation stops the program with Foundation's message.
-        do {
-            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                runTrapOnPhone("enqueue-finished")
-            }
-            try checkTrapMessage(result, name: "enqueue-finished")
+    @Test("Adding a finished operation stops the program with Foundation's message")
+    func addingFinishedOperationTraps() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            runTrapOnPhone("enqueue-finished")
         }
-        // Adding an operation already in a queue stops the program with Foundation's message.
-        do {
-            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                runTrapOnPhone("enqueue-twice")
-            }
-            try checkTrapMessage(result, name: "enqueue-twice")
+        try checkTrapMessage(result, name: "enqueue-finished")
+    }
+
+    @Test("Adding an operation already in a queue stops the program with Foundation's message")
+    func addingQueuedOperationTraps() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            runTrapOnPhone("enqueue-twice")
         }
+        try checkTrapMessage(result, name: "enqueue-twice")
     }
 
     private func checkTrapMessage(_ result: ExitTest.Result?, name: String) throws {

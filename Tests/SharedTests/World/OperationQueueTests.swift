@@ -13,25 +13,21 @@ extension WorldTests {
     @Test("A cancelled operation that never started skips main(), finishes, and runs its completion block")
     func cancelledBeforeStartSkipsMain() throws {
         let log = Log()
-        let result = try play(Self.still) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { app in
-                let queue = OperationQueue()
-                queue.maxConcurrentOperationCount = 1
-                let blocker = SleepOperation(log: log, label: "A", duration: 100_000)
-                let victim = SleepOperation(log: log, label: "B", duration: 100_000)
-                victim.completionBlock = { log.note("completion B") }
-                queue.addOperation(blocker)
-                queue.addOperation(victim)
-                victim.cancel()
-                // Cancelled and started by hand, outside any queue: the same rules.
-                let manual = SleepOperation(log: log, label: "C", duration: 100_000)
-                manual.completionBlock = { log.note("completion C") }
-                manual.cancel()
-                manual.start()
-                log.kept = [victim, manual]
-            }
-            return app
+        let result = try play(Self.still, log: log) { app in
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            let blocker = SleepOperation(log: log, label: "A", duration: 100_000)
+            let victim = SleepOperation(log: log, label: "B", duration: 100_000)
+            victim.completionBlock = { log.note("completion B") }
+            queue.addOperation(blocker)
+            queue.addOperation(victim)
+            victim.cancel()
+            // Cancelled and started by hand, outside any queue: the same rules.
+            let manual = SleepOperation(log: log, label: "C", duration: 100_000)
+            manual.completionBlock = { log.note("completion C") }
+            manual.cancel()
+            manual.start()
+            log.kept = [victim, manual]
         }
         #expect(log.first("start A") != nil)
         #expect(log.first("start B") == nil)
@@ -53,32 +49,28 @@ extension WorldTests {
     )
     func cancelAllOperations() throws {
         let log = Log()
-        let result = try play(Self.still) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                let queue = OperationQueue()
-                queue.maxConcurrentOperationCount = 1
-                for label in ["A", "B", "C"] {
-                    var operation: Operation!
-                    operation = BlockOperation.simulator {
-                        log.note("start \(label)")
-                        SimulatedThread.current!.sleep(for: 50_000)
-                        log.note(
-                            operation.isCancelled ? "\(label) sees cancel" : "\(label) sees no cancel")
-                    }
-                    operation.completionBlock = { log.note("completion \(label)") }
-                    queue.addOperation(operation)
+        let result = try play(Self.still, log: log) { _ in
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            for label in ["A", "B", "C"] {
+                var operation: Operation!
+                operation = BlockOperation.simulator {
+                    log.note("start \(label)")
+                    SimulatedThread.current!.sleep(for: 50_000)
+                    log.note(
+                        operation.isCancelled ? "\(label) sees cancel" : "\(label) sees no cancel")
                 }
-                let timer = OperationQueue()
-                timer.addOperation {
-                    SimulatedThread.current!.sleep(for: 10_000)
-                    OperationQueue.main.addOperation {
-                        log.note("cancel all", Double(queue.operationCount))
-                        queue.cancelAllOperations()
-                    }
+                operation.completionBlock = { log.note("completion \(label)") }
+                queue.addOperation(operation)
+            }
+            let timer = OperationQueue()
+            timer.addOperation {
+                SimulatedThread.current!.sleep(for: 10_000)
+                OperationQueue.main.addOperation {
+                    log.note("cancel all", Double(queue.operationCount))
+                    queue.cancelAllOperations()
                 }
             }
-            return app
         }
         #expect(log.first("cancel all")?.value == 3)
         #expect(log.texts(prefix: "start ") == ["start A"])
@@ -91,17 +83,13 @@ extension WorldTests {
     @Test("A queue never runs more than its maxConcurrentOperationCount at once, and reuses its workers")
     func concurrencyLimit() throws {
         let log = Log()
-        _ = try play(Self.still) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                let queue = OperationQueue()
-                queue.name = "Test Queue"
-                queue.maxConcurrentOperationCount = 2
-                for index in 0..<6 {
-                    queue.addOperation(SleepOperation(log: log, label: "\(index)", duration: 50_000))
-                }
+        _ = try play(Self.still, log: log) { _ in
+            let queue = OperationQueue()
+            queue.name = "Test Queue"
+            queue.maxConcurrentOperationCount = 2
+            for index in 0..<6 {
+                queue.addOperation(SleepOperation(log: log, label: "\(index)", duration: 50_000))
             }
-            return app
         }
         #expect(log.mostRunning == 2)
         let starts = (0..<6).compactMap { log.first("start \($0)") }
@@ -116,26 +104,22 @@ extension WorldTests {
     @Test("A suspended queue starts nothing until resumed, then runs in order")
     func suspendedQueue() throws {
         let log = Log()
-        _ = try play(Self.still) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                let held = OperationQueue()
-                held.maxConcurrentOperationCount = 1
-                held.isSuspended = true
-                for label in ["A", "B", "C"] {
-                    held.addOperation(SleepOperation(log: log, label: label, duration: 10_000))
-                }
-                let timer = OperationQueue()
-                timer.addOperation {
-                    SimulatedThread.current!.sleep(for: 200_000)
-                    log.note("waiting", Double(held.operationCount))
-                    OperationQueue.main.addOperation {
-                        log.note("resume")
-                        held.isSuspended = false
-                    }
+        _ = try play(Self.still, log: log) { _ in
+            let held = OperationQueue()
+            held.maxConcurrentOperationCount = 1
+            held.isSuspended = true
+            for label in ["A", "B", "C"] {
+                held.addOperation(SleepOperation(log: log, label: label, duration: 10_000))
+            }
+            let timer = OperationQueue()
+            timer.addOperation {
+                SimulatedThread.current!.sleep(for: 200_000)
+                log.note("waiting", Double(held.operationCount))
+                OperationQueue.main.addOperation {
+                    log.note("resume")
+                    held.isSuspended = false
                 }
             }
-            return app
         }
         let waiting = try #require(log.first("waiting"))
         #expect(waiting.value == 3)
@@ -162,26 +146,22 @@ extension WorldTests {
         arguments: CancelOrder.allCases)
     func cancelAsHandedOut(_ order: CancelOrder) throws {
         let log = Log()
-        let result = try play(Self.still) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                let held = OperationQueue()
-                held.isSuspended = true
-                let operation = SleepOperation(log: log, label: "A", duration: 100_000)
-                held.addOperation(operation)
-                switch order {
-                case .resumeThenCancel:
-                    held.isSuspended = false
-                    operation.cancel()
-                case .cancelThenResume:
-                    operation.cancel()
-                    held.isSuspended = false
-                case .cancelInALaterTurn:
-                    held.isSuspended = false
-                    OperationQueue.main.addOperation { operation.cancel() }
-                }
+        let result = try play(Self.still, log: log) { _ in
+            let held = OperationQueue()
+            held.isSuspended = true
+            let operation = SleepOperation(log: log, label: "A", duration: 100_000)
+            held.addOperation(operation)
+            switch order {
+            case .resumeThenCancel:
+                held.isSuspended = false
+                operation.cancel()
+            case .cancelThenResume:
+                operation.cancel()
+                held.isSuspended = false
+            case .cancelInALaterTurn:
+                held.isSuspended = false
+                OperationQueue.main.addOperation { operation.cancel() }
             }
-            return app
         }
         let races = result.events("operation_cancel_race")
         #expect(races.count == (order == .resumeThenCancel ? 1 : 0), "\(order.rawValue)")
@@ -191,24 +171,20 @@ extension WorldTests {
     @Test("A queue starts ready operations by queuePriority: higher first, first-added first among equals")
     func queuePriority() throws {
         let log = Log()
-        _ = try play(Self.still) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                let queue = OperationQueue()
-                queue.maxConcurrentOperationCount = 1
-                queue.isSuspended = true
-                let plan: [(String, Operation.QueuePriority)] = [
-                    ("normal-1", .normal), ("low", .low), ("high-1", .high), ("normal-2", .normal),
-                    ("very-high", .veryHigh), ("high-2", .high), ("very-low", .veryLow),
-                ]
-                for (label, priority) in plan {
-                    let operation = SleepOperation(log: log, label: label, duration: 1_000)
-                    operation.queuePriority = priority
-                    queue.addOperation(operation)
-                }
-                queue.isSuspended = false
+        _ = try play(Self.still, log: log) { _ in
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            queue.isSuspended = true
+            let plan: [(String, Operation.QueuePriority)] = [
+                ("normal-1", .normal), ("low", .low), ("high-1", .high), ("normal-2", .normal),
+                ("very-high", .veryHigh), ("high-2", .high), ("very-low", .veryLow),
+            ]
+            for (label, priority) in plan {
+                let operation = SleepOperation(log: log, label: label, duration: 1_000)
+                operation.queuePriority = priority
+                queue.addOperation(operation)
             }
-            return app
+            queue.isSuspended = false
         }
         #expect(
             log.texts(prefix: "start ") == [
@@ -221,20 +197,16 @@ extension WorldTests {
         "OperationQueue.main.addOperation runs on the main thread, in order, at the main thread's next turn")
     func mainQueueHop() throws {
         let log = Log()
-        _ = try play(Self.still) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                let queue = OperationQueue()
-                queue.name = "Downloads"
-                queue.addOperation {
-                    SimulatedThread.current!.sleep(for: 300_000)
-                    log.note("worker")
-                    OperationQueue.main.addOperation { log.note("hop 1") }
-                    OperationQueue.main.addOperation(BlockOperation { log.note("hop 2") })
-                    OperationQueue.main.addOperation { log.note("hop 3") }
-                }
+        _ = try play(Self.still, log: log) { _ in
+            let queue = OperationQueue()
+            queue.name = "Downloads"
+            queue.addOperation {
+                SimulatedThread.current!.sleep(for: 300_000)
+                log.note("worker")
+                OperationQueue.main.addOperation { log.note("hop 1") }
+                OperationQueue.main.addOperation(BlockOperation { log.note("hop 2") })
+                OperationQueue.main.addOperation { log.note("hop 3") }
             }
-            return app
         }
         let worker = try #require(log.first("worker"))
         #expect(worker.thread == "downloads-1")
@@ -251,24 +223,20 @@ extension WorldTests {
     @Test("A completion block that captures its own operation does not keep it alive")
     func completionBlockCycle() throws {
         let log = Log()
-        _ = try play(Self.still) {
-            let app = ScriptApp(log: log)
-            app.onLoad = { _ in
-                let queue = OperationQueue()
-                let ran = BlockOperation { log.note("ran") }
-                ran.completionBlock = {
-                    log.note(ran.isFinished ? "completion ran finished" : "not finished")
-                }
-                let cancelled = SleepOperation(log: log, label: "cancelled", duration: 10_000)
-                cancelled.completionBlock = {
-                    log.note(cancelled.isCancelled ? "completion cancelled" : "?")
-                }
-                cancelled.cancel()
-                log.weakObjects = [WeakBox(ran), WeakBox(cancelled)]
-                queue.addOperation(ran)
-                queue.addOperation(cancelled)
+        _ = try play(Self.still, log: log) { _ in
+            let queue = OperationQueue()
+            let ran = BlockOperation { log.note("ran") }
+            ran.completionBlock = {
+                log.note(ran.isFinished ? "completion ran finished" : "not finished")
             }
-            return app
+            let cancelled = SleepOperation(log: log, label: "cancelled", duration: 10_000)
+            cancelled.completionBlock = {
+                log.note(cancelled.isCancelled ? "completion cancelled" : "?")
+            }
+            cancelled.cancel()
+            log.weakObjects = [WeakBox(ran), WeakBox(cancelled)]
+            queue.addOperation(ran)
+            queue.addOperation(cancelled)
         }
         #expect(log.all("ran").count == 1)
         #expect(log.all("completion ran finished").count == 1)

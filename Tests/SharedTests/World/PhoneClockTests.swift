@@ -53,28 +53,25 @@ extension WorldTests {
         return log
     }
 
-    @Test(
-        "A task sleeping on the phone's clock sleeps the whole duration, or is resumed with CancellationError when cancelled before or during its sleep"
-    )
-    func phoneClock() throws {
-        // A task cancelled before its sleep is resumed at once with CancellationError.
-        do {
-            let log = try Self.run(cancelAfter: nil)
-            #expect(log.all("slept").isEmpty)
-            #expect(log.all("cancelled").map(\.value) == [0])
-        }
-        // A task cancelled during its sleep is resumed at the cancellation with CancellationError.
-        do {
-            let log = try Self.run(cancelAfter: .milliseconds(100))
-            #expect(log.all("slept").isEmpty)
-            #expect(log.all("cancelled").map(\.value) == [100])
-        }
-        // A task left alone sleeps the whole duration.
-        do {
-            let log = try Self.run(cancelAfter: .seconds(1))
-            #expect(log.all("slept").map(\.value) == [300])
-            #expect(log.all("cancelled").isEmpty)
-        }
+    @Test("A task cancelled before its sleep is resumed at once with CancellationError")
+    func cancelledBeforeSleepResumesAtOnce() throws {
+        let log = try Self.run(cancelAfter: nil)
+        #expect(log.all("slept").isEmpty)
+        #expect(log.all("cancelled").map(\.value) == [0])
+    }
+
+    @Test("A task cancelled during its sleep is resumed at the cancellation with CancellationError")
+    func cancelledDuringSleepResumesAtCancellation() throws {
+        let log = try Self.run(cancelAfter: .milliseconds(100))
+        #expect(log.all("slept").isEmpty)
+        #expect(log.all("cancelled").map(\.value) == [100])
+    }
+
+    @Test("A task left alone sleeps the whole duration")
+    func uncancelledSleepRunsItsDuration() throws {
+        let log = try Self.run(cancelAfter: .seconds(1))
+        #expect(log.all("slept").map(\.value) == [300])
+        #expect(log.all("cancelled").isEmpty)
     }
 
 }

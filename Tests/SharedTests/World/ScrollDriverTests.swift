@@ -27,39 +27,39 @@ extension WorldTests {
         return (driver, scheduler)
     }
 
-    @Test("A touch waits from its touch-down, and a launch after a touch-down awaits the next gesture")
-    func scrollDriver() throws {
-        // Before its touch-down a gesture is awaited but not waiting, and is pending only from its touch-down on.
-        do {
-            let (driver, scheduler) = Self.makeDriver()
-            driver.launched()
-            let start = try #require(driver.timeline.gestures.first).start
-            #expect(start == 300_000)
-            #expect(driver.awaits(gesture: 0) && driver.awaits(gesture: 1))
-            #expect(!driver.hasTouchWaiting)
-            #expect(driver.pendingTouchDown(before: start) == nil)
-            #expect(driver.pendingTouchDown(before: start + 1) == start)
-            scheduler.run(until: start)
-            #expect(driver.hasTouchWaiting)
-            #expect(!driver.gestureBegun)
-        }
-        // A launch after a touch-down skips that gesture and awaits the next one.
-        do {
-            let (driver, scheduler) = Self.makeDriver()
-            let gestures = driver.timeline.gestures
-            try #require(gestures.count == 2)
-            scheduler.run(until: gestures[0].start + 1)
-            driver.launched()
-            #expect(!driver.awaits(gesture: 0))
-            #expect(driver.awaits(gesture: 1))
-            #expect(!driver.hasTouchWaiting)
-            #expect(driver.pendingTouchDown(before: gestures[1].start + 1) == gestures[1].start)
-            // After the last touch-down, a launch awaits nothing.
-            scheduler.run(until: gestures[1].start + 1)
-            driver.launched()
-            #expect(!driver.awaits(gesture: 1))
-            #expect(driver.pendingTouchDown(before: .max) == nil)
-        }
+    @Test(
+        "Before its touch-down a gesture is awaited but not waiting, and is pending only from its touch-down on"
+    )
+    func gesturePendingFromTouchDown() throws {
+        let (driver, scheduler) = Self.makeDriver()
+        driver.launched()
+        let start = try #require(driver.timeline.gestures.first).start
+        #expect(start == 300_000)
+        #expect(driver.awaits(gesture: 0) && driver.awaits(gesture: 1))
+        #expect(!driver.hasTouchWaiting)
+        #expect(driver.pendingTouchDown(before: start) == nil)
+        #expect(driver.pendingTouchDown(before: start + 1) == start)
+        scheduler.run(until: start)
+        #expect(driver.hasTouchWaiting)
+        #expect(!driver.gestureBegun)
+    }
+
+    @Test("A launch after a touch-down skips that gesture and awaits the next one")
+    func launchAfterTouchDownSkipsGesture() throws {
+        let (driver, scheduler) = Self.makeDriver()
+        let gestures = driver.timeline.gestures
+        try #require(gestures.count == 2)
+        scheduler.run(until: gestures[0].start + 1)
+        driver.launched()
+        #expect(!driver.awaits(gesture: 0))
+        #expect(driver.awaits(gesture: 1))
+        #expect(!driver.hasTouchWaiting)
+        #expect(driver.pendingTouchDown(before: gestures[1].start + 1) == gestures[1].start)
+        // After the last touch-down, a launch awaits nothing.
+        scheduler.run(until: gestures[1].start + 1)
+        driver.launched()
+        #expect(!driver.awaits(gesture: 1))
+        #expect(driver.pendingTouchDown(before: .max) == nil)
     }
 
 }

@@ -96,6 +96,18 @@ func play(
         makeApp: makeApp)
 }
 
+/// Plays a scenario with a `ScriptApp` that logs to `log` and ends its `viewDidLoad` with `onLoad`.
+func play(
+    _ scenario: Scenario, seed: UInt64 = 1, movies: [Movie]? = nil, log: Log,
+    onLoad: @escaping (ScriptApp) -> Void
+) throws -> RunResult {
+    try play(scenario, seed: seed, movies: movies) {
+        let app = ScriptApp(log: log)
+        app.onLoad = onLoad
+        return app
+    }
+}
+
 /// A small app: a table of the phone's movies with plain cells, recording every UIKit-like callback in
 /// the log, with hooks a test fills in.
 class ScriptApp: TableViewController, @unchecked Sendable {
