@@ -49,18 +49,13 @@ package enum OptionsParser {
         Option(name: "--json", kind: .none, help: "print one JSON object instead of the text report") {
             _, _, result in result.json = true
         },
-        Option(
-            name: "--trace", kind: .value(placeholder: "FILE"),
-            help: "write every event as JSON Lines, in virtual-time order"
-        ) { value, _, result throws(OptionsError) in
-            result.tracePath = try path(value, option: "--trace", expected: "a file path")
-        },
-        Option(
-            name: "--cache-dir", kind: .value(placeholder: "DIR"),
-            help: "keep the disk cache here across runs (default: a fresh temporary directory)"
-        ) { value, _, result throws(OptionsError) in
-            result.cacheDirectory = try path(value, option: "--cache-dir", expected: "a directory path")
-        },
+        pathOption(
+            "--trace", .file, help: "write every event as JSON Lines, in virtual-time order",
+            into: \.tracePath),
+        pathOption(
+            "--cache-dir", .directory,
+            help: "keep the disk cache here across runs (default: a fresh temporary directory)",
+            into: \.cacheDirectory),
         Option(
             name: "--concurrency", kind: .value(placeholder: "N"),
             help: "override the step's download concurrency (1…64)"
@@ -77,28 +72,21 @@ package enum OptionsParser {
         ) { value, techniques, result throws(OptionsError) in
             result.without = try without(value, accepting: techniques)
         },
-        Option(
-            name: "--posters", kind: .value(placeholder: "DIR"),
-            help: "serve the PNG files in DIR instead of generated posters"
-        ) { value, _, result throws(OptionsError) in
-            result.postersDirectory = try path(value, option: "--posters", expected: "a directory path")
-        },
-        Option(
-            name: "--timeline", kind: .value(placeholder: "FILE"),
-            help: "draw the whole run as an SVG picture (scrolling, threads, transfers, waits, hitches)"
-        ) { value, _, result throws(OptionsError) in
-            result.timelinePath = try path(value, option: "--timeline", expected: "a file path")
-        },
+        pathOption(
+            "--posters", .directory, help: "serve the PNG files in DIR instead of generated posters",
+            into: \.postersDirectory),
+        pathOption(
+            "--timeline", .file,
+            help: "draw the whole run as an SVG picture (scrolling, threads, transfers, waits, hitches)",
+            into: \.timelinePath),
         Option(
             name: "--screens", kind: .none,
             help: "print the visible rows at every scroll stop and at the end (to stderr with --json)"
         ) { _, _, result in result.screens = true },
-        Option(
-            name: "--export", kind: .value(placeholder: "DIR"),
-            help: "write PNGs of the screen at each stop and at the end, and of each poster, into DIR"
-        ) { value, _, result throws(OptionsError) in
-            result.exportDirectory = try path(value, option: "--export", expected: "a directory path")
-        },
+        pathOption(
+            "--export", .directory,
+            help: "write PNGs of the screen at each stop and at the end, and of each poster, into DIR",
+            into: \.exportDirectory),
         Option(
             name: "--color", kind: .value(placeholder: "WHEN"),
             help: "colour --screens thumbnails: auto (on a terminal), always or never (default: auto)"
@@ -248,10 +236,21 @@ package enum OptionsParser {
             : "a comma-separated list of " + techniques.joined(separator: ", ")
     }
 
-    /// A path value, unless it is empty.
-    private static func path(_ value: String, option: String, expected: String) throws(OptionsError) -> String
-    {
-        try nonEmpty(value, option: option, expected: expected)
+    /// What a path option names: a file or a folder.
+    private enum PathKind {
+        case file, directory
+    }
+
+    /// An option whose value is a path (any but the empty one), stored at `field`.
+    private static func pathOption(
+        _ name: String, _ kind: PathKind, help: String,
+        into field: any WritableKeyPath<RunOptions, String?> & Sendable
+    ) -> Option {
+        let (placeholder, expected) = kind == .file ? ("FILE", "a file path") : ("DIR", "a directory path")
+        return Option(name: name, kind: .value(placeholder: placeholder), help: help) {
+            value, _, result throws(OptionsError) in
+            result[keyPath: field] = try nonEmpty(value, option: name, expected: expected)
+        }
     }
 
     /// The value, unless it is empty.
