@@ -40,11 +40,9 @@ package enum OptionsParser {
             name: "--seed", kind: .value(placeholder: "N"),
             help: "seed for every random choice, overriding the scenario's (0…18446744073709551615)"
         ) { value, _, result throws(OptionsError) in
-            guard let seed = ScenarioValue.wholeNumber(Substring(value)) else {
-                throw .badValue(
-                    option: "--seed", value: value, expected: "a whole number from 0 to \(UInt64.max)")
-            }
-            result.seed = seed
+            result.seed = try parsed(
+                value, option: "--seed", expected: "a whole number from 0 to \(UInt64.max)"
+            ) { ScenarioValue.wholeNumber(Substring($0)) }
         },
         Option(name: "--json", kind: .none, help: "print one JSON object instead of the text report") {
             _, _, result in result.json = true
@@ -60,11 +58,9 @@ package enum OptionsParser {
             name: "--concurrency", kind: .value(placeholder: "N"),
             help: "override the step's download concurrency (1…64)"
         ) { value, _, result throws(OptionsError) in
-            guard let count = ScenarioValue.wholeInt(Substring(value)), (1...64).contains(count) else {
-                throw .badValue(
-                    option: "--concurrency", value: value, expected: "a whole number from 1 to 64")
-            }
-            result.concurrency = count
+            result.concurrency = try parsed(
+                value, option: "--concurrency", expected: "a whole number from 1 to 64"
+            ) { ScenarioValue.wholeInt(Substring($0)).flatMap { (1...64).contains($0) ? $0 : nil } }
         },
         Option(
             name: "--without", kind: .value(placeholder: "LIST"),
@@ -91,10 +87,9 @@ package enum OptionsParser {
             name: "--color", kind: .value(placeholder: "WHEN"),
             help: "colour --screens thumbnails: auto (on a terminal), always or never (default: auto)"
         ) { value, _, result throws(OptionsError) in
-            guard let mode = ColorMode(rawValue: value) else {
-                throw .badValue(option: "--color", value: value, expected: "auto, always or never")
+            result.color = try parsed(value, option: "--color", expected: "auto, always or never") {
+                ColorMode(rawValue: $0)
             }
-            result.color = mode
         },
         Option(name: "--help", kind: .none, help: "print this help and exit (also -h)") { _, _, result in
             result.help = true
@@ -257,9 +252,16 @@ package enum OptionsParser {
     private static func nonEmpty(_ value: String, option: String, expected: String) throws(OptionsError)
         -> String
     {
-        guard !value.isEmpty else {
+        try parsed(value, option: option, expected: expected) { $0.isEmpty ? nil : $0 }
+    }
+
+    /// An option's value as `parse` reads it, refused as not what was `expected` when `parse` gives nil.
+    private static func parsed<Value>(
+        _ value: String, option: String, expected: String, by parse: (String) -> Value?
+    ) throws(OptionsError) -> Value {
+        guard let parsed = parse(value) else {
             throw .badValue(option: option, value: value, expected: expected)
         }
-        return value
+        return parsed
     }
 }
