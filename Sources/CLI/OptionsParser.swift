@@ -40,36 +40,27 @@ package enum OptionsParser {
             name: "--seed", kind: .value(placeholder: "N"),
             help: "seed for every random choice, overriding the scenario's (0…18446744073709551615)"
         ) { value, _, result throws(OptionsError) in
-            guard let seed = ScenarioValue.wholeNumber(Substring(value)) else {
-                throw .badValue(
-                    option: "--seed", value: value, expected: "a whole number from 0 to \(UInt64.max)")
-            }
-            result.seed = seed
+            result.seed = try parsed(
+                value, option: "--seed", expected: "a whole number from 0 to \(UInt64.max)"
+            ) { ScenarioValue.wholeNumber(Substring($0)) }
         },
         Option(name: "--json", kind: .none, help: "print one JSON object instead of the text report") {
             _, _, result in result.json = true
         },
-        Option(
-            name: "--trace", kind: .value(placeholder: "FILE"),
-            help: "write every event as JSON Lines, in virtual-time order"
-        ) { value, _, result throws(OptionsError) in
-            result.tracePath = try path(value, option: "--trace", expected: "a file path")
-        },
-        Option(
-            name: "--cache-dir", kind: .value(placeholder: "DIR"),
-            help: "keep the disk cache here across runs (default: a fresh temporary directory)"
-        ) { value, _, result throws(OptionsError) in
-            result.cacheDirectory = try path(value, option: "--cache-dir", expected: "a directory path")
-        },
+        pathOption(
+            "--trace", .file, help: "write every event as JSON Lines, in virtual-time order",
+            into: \.tracePath),
+        pathOption(
+            "--cache-dir", .directory,
+            help: "keep the disk cache here across runs (default: a fresh temporary directory)",
+            into: \.cacheDirectory),
         Option(
             name: "--concurrency", kind: .value(placeholder: "N"),
             help: "override the step's download concurrency (1…64)"
         ) { value, _, result throws(OptionsError) in
-            guard let count = ScenarioValue.wholeInt(Substring(value)), (1...64).contains(count) else {
-                throw .badValue(
-                    option: "--concurrency", value: value, expected: "a whole number from 1 to 64")
-            }
-            result.concurrency = count
+            result.concurrency = try parsed(
+                value, option: "--concurrency", expected: "a whole number from 1 to 64"
+            ) { ScenarioValue.wholeInt(Substring($0)).flatMap { (1...64).contains($0) ? $0 : nil } }
         },
         Option(
             name: "--without", kind: .value(placeholder: "LIST"),
@@ -77,36 +68,28 @@ package enum OptionsParser {
         ) { value, techniques, result throws(OptionsError) in
             result.without = try without(value, accepting: techniques)
         },
-        Option(
-            name: "--posters", kind: .value(placeholder: "DIR"),
-            help: "serve the PNG files in DIR instead of generated posters"
-        ) { value, _, result throws(OptionsError) in
-            result.postersDirectory = try path(value, option: "--posters", expected: "a directory path")
-        },
-        Option(
-            name: "--timeline", kind: .value(placeholder: "FILE"),
-            help: "draw the whole run as an SVG picture (scrolling, threads, transfers, waits, hitches)"
-        ) { value, _, result throws(OptionsError) in
-            result.timelinePath = try path(value, option: "--timeline", expected: "a file path")
-        },
+        pathOption(
+            "--posters", .directory, help: "serve the PNG files in DIR instead of generated posters",
+            into: \.postersDirectory),
+        pathOption(
+            "--timeline", .file,
+            help: "draw the whole run as an SVG picture (scrolling, threads, transfers, waits, hitches)",
+            into: \.timelinePath),
         Option(
             name: "--screens", kind: .none,
             help: "print the visible rows at every scroll stop and at the end (to stderr with --json)"
         ) { _, _, result in result.screens = true },
-        Option(
-            name: "--export", kind: .value(placeholder: "DIR"),
-            help: "write PNGs of the screen at each stop and at the end, and of each poster, into DIR"
-        ) { value, _, result throws(OptionsError) in
-            result.exportDirectory = try path(value, option: "--export", expected: "a directory path")
-        },
+        pathOption(
+            "--export", .directory,
+            help: "write PNGs of the screen at each stop and at the end, and of each poster, into DIR",
+            into: \.exportDirectory),
         Option(
             name: "--color", kind: .value(placeholder: "WHEN"),
             help: "colour --screens thumbnails: auto (on a terminal), always or never (default: auto)"
         ) { value, _, result throws(OptionsError) in
-            guard let mode = ColorMode(rawValue: value) else {
-                throw .badValue(option: "--color", value: value, expected: "auto, always or never")
+            result.color = try parsed(value, option: "--color", expected: "auto, always or never") {
+                ColorMode(rawValue: $0)
             }
-            result.color = mode
         },
         Option(name: "--help", kind: .none, help: "print this help and exit (also -h)") { _, _, result in
             result.help = true
@@ -248,19 +231,37 @@ package enum OptionsParser {
             : "a comma-separated list of " + techniques.joined(separator: ", ")
     }
 
-    /// A path value, unless it is empty.
-    private static func path(_ value: String, option: String, expected: String) throws(OptionsError) -> String
-    {
-        try nonEmpty(value, option: option, expected: expected)
+    /// What a path option names: a file or a folder.
+    private enum PathKind {
+        case file, directory
+    }
+
+    /// An option whose value is a path (any but the empty one), stored at `field`.
+    private static func pathOption(
+        _ name: String, _ kind: PathKind, help: String,
+        into field: any WritableKeyPath<RunOptions, String?> & Sendable
+    ) -> Option {
+        let (placeholder, expected) = kind == .file ? ("FILE", "a file path") : ("DIR", "a directory path")
+        return Option(name: name, kind: .value(placeholder: placeholder), help: help) {
+            value, _, result throws(OptionsError) in
+            result[keyPath: field] = try nonEmpty(value, option: name, expected: expected)
+        }
     }
 
     /// The value, unless it is empty.
     private static func nonEmpty(_ value: String, option: String, expected: String) throws(OptionsError)
         -> String
     {
-        guard !value.isEmpty else {
+        try parsed(value, option: option, expected: expected) { $0.isEmpty ? nil : $0 }
+    }
+
+    /// An option's value as `parse` reads it, refused as not what was `expected` when `parse` gives nil.
+    private static func parsed<Value>(
+        _ value: String, option: String, expected: String, by parse: (String) -> Value?
+    ) throws(OptionsError) -> Value {
+        guard let parsed = parse(value) else {
             throw .badValue(option: option, value: value, expected: expected)
         }
-        return value
+        return parsed
     }
 }

@@ -13,35 +13,13 @@ extension Deflater {
         /// A symbol-buffer entry with this bit set is a match: (length - 3) << 16 | (distance - 1).
         static let matchFlag: UInt32 = 0x8000_0000
 
-        /// The first length of each length code 257...285.
-        static let lengthBase: [Int] = [
-            3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115,
-            131, 163, 195, 227, 258,
-        ]
-        /// The extra bits after each length code 257...285.
-        static let lengthExtraBits: [Int] = [
-            0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
-        ]
-        /// The first distance of each distance code 0...29.
-        static let distanceBase: [Int] = [
-            1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
-            2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
-        ]
-        /// The extra bits after each distance code 0...29.
-        static let distanceExtraBits: [Int] = [
-            0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
-        ]
-        /// The order in which code-length code lengths are sent (RFC 1951 §3.2.7).
-        static let codeLengthOrder: [Int] = [
-            16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
-        ]
-
         /// Length code index (0...28) for each match length minus 3.
         static let lengthCodeOfLength: [UInt8] = {
             var table = [UInt8](repeating: 0, count: 256)
             for code in 0..<28 {
-                for length in lengthBase[code]..<lengthBase[code] + (1 << lengthExtraBits[code])
-                where length <= 257 {
+                let first = DeflateAlphabet.lengthBase[code]
+                for length in first..<first + (1 << DeflateAlphabet.lengthExtraBits[code]) where length <= 257
+                {
                     table[length - 3] = UInt8(code)
                 }
             }
@@ -53,7 +31,8 @@ extension Deflater {
         static let distanceCodeOfDistance: [UInt8] = {
             var table = [UInt8](repeating: 0, count: 32768)
             for code in 0..<30 {
-                for distance in distanceBase[code]..<distanceBase[code] + (1 << distanceExtraBits[code]) {
+                let first = DeflateAlphabet.distanceBase[code]
+                for distance in first..<first + (1 << DeflateAlphabet.distanceExtraBits[code]) {
                     table[distance - 1] = UInt8(code)
                 }
             }
@@ -164,10 +143,12 @@ extension Deflater {
                 bits += literalFrequencies[symbol] * Int(literalLengths[symbol])
             }
             for code in 0..<29 {
-                bits += literalFrequencies[257 + code] * lengthExtraBits[code]
+                bits += literalFrequencies[257 + code] * DeflateAlphabet.lengthExtraBits[code]
             }
             for code in 0..<distanceFrequencies.count {
-                bits += distanceFrequencies[code] * (Int(distanceLengths[code]) + distanceExtraBits[code])
+                bits +=
+                    distanceFrequencies[code]
+                    * (Int(distanceLengths[code]) + DeflateAlphabet.distanceExtraBits[code])
             }
             return bits
         }
@@ -226,15 +207,15 @@ extension Deflater {
             for lengthMinus3 in 0..<256 {
                 let code = Int(lengthCodes[lengthMinus3])
                 let codeBits = Int(literalLengths[257 + code])
-                let extra = UInt32(lengthMinus3 + 3 - Self.lengthBase[code])
+                let extra = UInt32(lengthMinus3 + 3 - DeflateAlphabet.lengthBase[code])
                 lengthTable[lengthMinus3] = UInt32(literalCodes[257 + code]) | extra << UInt32(codeBits)
-                lengthTableBits[lengthMinus3] = codeBits + Self.lengthExtraBits[code]
+                lengthTableBits[lengthMinus3] = codeBits + DeflateAlphabet.lengthExtraBits[code]
             }
             for code in 0..<30 {
                 distanceTable[code] = UInt32(distanceCodes[code])
                 distanceCodeBits[code] = Int(distanceLengths[code])
-                distanceTableBits[code] = Int(distanceLengths[code]) + Self.distanceExtraBits[code]
-                distanceBaseMinus1[code] = Self.distanceBase[code] - 1
+                distanceTableBits[code] = Int(distanceLengths[code]) + DeflateAlphabet.distanceExtraBits[code]
+                distanceBaseMinus1[code] = DeflateAlphabet.distanceBase[code] - 1
             }
             let distanceCodeOf = self.distanceCodes
             // Bits gather here and go to the writer 32 at a time: far fewer calls than one per code.

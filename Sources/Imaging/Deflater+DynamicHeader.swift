@@ -14,7 +14,7 @@ extension Deflater {
         private let runs: [Int]
         /// Code lengths of the code-length code (19 symbols, at most 7 bits).
         private let codeLengthLengths: [UInt8]
-        /// Code-length code lengths sent, in `codeLengthOrder`: HCLEN + 4.
+        /// Code-length code lengths sent, in `DeflateAlphabet.codeLengthOrder`: HCLEN + 4.
         private let codeLengthCount: Int
         /// The bits of the block header: the 3-bit block type, the counts, the code-length
         /// code and the run-length coded code lengths.
@@ -46,7 +46,7 @@ extension Deflater {
             self.codeLengthLengths = codeLengthLengths
             var codeLengthCount = 19
             while codeLengthCount > 4
-                && codeLengthLengths[BlockEncoder.codeLengthOrder[codeLengthCount - 1]] == 0
+                && codeLengthLengths[DeflateAlphabet.codeLengthOrder[codeLengthCount - 1]] == 0
             {
                 codeLengthCount -= 1
             }
@@ -115,7 +115,7 @@ extension Deflater {
             writer.write(UInt32(distanceCount - 1), count: 5)
             writer.write(UInt32(codeLengthCount - 4), count: 4)
             for position in 0..<codeLengthCount {
-                writer.write(UInt32(codeLengthLengths[BlockEncoder.codeLengthOrder[position]]), count: 3)
+                writer.write(UInt32(codeLengthLengths[DeflateAlphabet.codeLengthOrder[position]]), count: 3)
             }
             let codes = HuffmanCode.reversedCodes(lengths: codeLengthLengths)
             for run in runs {

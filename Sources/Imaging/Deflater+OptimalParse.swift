@@ -256,11 +256,11 @@ extension Deflater {
             length = [Int](repeating: 0, count: maximumMatchLength + 1)
             for matchLength in minimumMatchLength...maximumMatchLength {
                 let code = Int(BlockEncoder.lengthCodeOfLength[matchLength - 3])
-                length[matchLength] = Int(literalLengths[257 + code]) + BlockEncoder.lengthExtraBits[code]
+                length[matchLength] = Int(literalLengths[257 + code]) + DeflateAlphabet.lengthExtraBits[code]
             }
             distance = (0..<32768).map { distanceMinus1 in
                 let code = Int(BlockEncoder.distanceCodeOfDistance[distanceMinus1])
-                return Int(distanceLengths[code]) + BlockEncoder.distanceExtraBits[code]
+                return Int(distanceLengths[code]) + DeflateAlphabet.distanceExtraBits[code]
             }
         }
 

@@ -162,28 +162,13 @@ package enum Inflater {
             lengths.initialize(repeating: 0, count: 320)
             bases = .allocate(capacity: 59)
             extraBits = .allocate(capacity: 59)
-            let lengthBases = [
-                3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115,
-                131, 163, 195, 227, 258,
-            ]
-            let lengthExtra = [
-                0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
-            ]
-            let distanceBases = [
-                1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
-                2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
-            ]
-            let distanceExtra = [
-                0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
-                13,
-            ]
             for index in 0..<29 {
-                bases[index] = lengthBases[index]
-                extraBits[index] = lengthExtra[index]
+                bases[index] = DeflateAlphabet.lengthBase[index]
+                extraBits[index] = DeflateAlphabet.lengthExtraBits[index]
             }
             for index in 0..<30 {
-                bases[29 + index] = distanceBases[index]
-                extraBits[29 + index] = distanceExtra[index]
+                bases[29 + index] = DeflateAlphabet.distanceBase[index]
+                extraBits[29 + index] = DeflateAlphabet.distanceExtraBits[index]
             }
         }
 
@@ -411,7 +396,7 @@ package enum Inflater {
         let distanceCount = take(5) + 1
         let codeLengthCount = take(4) + 4
         guard literalCount <= 286, distanceCount <= 30 else { throw .badHuffmanTable }
-        let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+        let order = DeflateAlphabet.codeLengthOrder
         let lengths = tables.lengths
         lengths.update(repeating: 0, count: 19)
         for index in 0..<codeLengthCount {

@@ -59,31 +59,37 @@ extension ScenarioReader {
         }
     }
 
-    /// Fails with “missing value for key” when a `key=` has nothing after the sign.
-    func requireValue(_ value: String, key: String, on line: ScenarioLine, expected: String)
-        throws(ScenarioError)
-    {
+    /// A key's value as `parse` reads it, refused as missing when it is empty and as not what was
+    /// `expected` when `parse` gives nil.
+    func parsed<Value>(
+        _ value: String, key: String, on line: ScenarioLine, expected: String, by parse: (String) -> Value?
+    ) throws(ScenarioError) -> Value {
         guard !value.isEmpty else {
             throw line.error("missing value for “\(key)”; expected \(expected)")
         }
+        guard let parsed = parse(value) else {
+            throw line.error("expected \(expected) for “\(key)”, found \(ScenarioLine.quote(value))")
+        }
+        return parsed
+    }
+
+    /// The refusal of a key's value above its `maximum`, as a scenario would write it.
+    func aboveMaximum(_ value: String, key: String, on line: ScenarioLine, maximum: String) -> ScenarioError {
+        line.error("“\(key)” may be at most \(maximum), found \(ScenarioLine.quote(value))")
     }
 
     /// A duration value of a key, in microseconds.
     func duration(
         _ value: String, key: String, on line: ScenarioLine, allowsZero: Bool, maximum: Int64
     ) throws(ScenarioError) -> Int64 {
-        let expected = "a duration like 120ms, 1.5s or 500us"
-        try requireValue(value, key: key, on: line, expected: expected)
-        guard let microseconds = ScenarioValue.durationMicroseconds(value) else {
-            throw line.error("expected \(expected) for “\(key)”, found \(ScenarioLine.quote(value))")
-        }
+        let microseconds = try parsed(
+            value, key: key, on: line, expected: "a duration like 120ms, 1.5s or 500us",
+            by: ScenarioValue.durationMicroseconds)
         if !allowsZero, microseconds == 0 {
             throw line.error("“\(key)” must be longer than zero, found \(ScenarioLine.quote(value))")
         }
         guard microseconds <= maximum else {
-            throw line.error(
-                "“\(key)” may be at most \(ScenarioValue.formatDuration(maximum)), found \(ScenarioLine.quote(value))"
-            )
+            throw aboveMaximum(value, key: key, on: line, maximum: ScenarioValue.formatDuration(maximum))
         }
         return microseconds
     }
@@ -92,40 +98,35 @@ extension ScenarioReader {
     func wholeNumber(
         _ value: String, key: String, on line: ScenarioLine, in range: ClosedRange<Int>
     ) throws(ScenarioError) -> Int {
-        let expected = "a whole number from \(range.lowerBound) to \(range.upperBound)"
-        try requireValue(value, key: key, on: line, expected: expected)
-        guard let number = ScenarioValue.wholeInt(Substring(value)), range.contains(number) else {
-            throw line.error("expected \(expected) for “\(key)”, found \(ScenarioLine.quote(value))")
+        try parsed(
+            value, key: key, on: line,
+            expected: "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        ) { value in
+            ScenarioValue.wholeInt(Substring(value)).flatMap { range.contains($0) ? $0 : nil }
         }
-        return number
     }
 
     /// A bandwidth value of a key, in bytes per second.
     func bandwidth(_ value: String, key: String, on line: ScenarioLine) throws(ScenarioError) -> Int64 {
-        let expected = "a bandwidth like 1000KB/s, 1.5MB/s or 800B/s (KB = 1000 bytes)"
-        try requireValue(value, key: key, on: line, expected: expected)
-        guard let bytes = ScenarioValue.bandwidthBytesPerSecond(value) else {
-            throw line.error("expected \(expected) for “\(key)”, found \(ScenarioLine.quote(value))")
-        }
+        let bytes = try parsed(
+            value, key: key, on: line,
+            expected: "a bandwidth like 1000KB/s, 1.5MB/s or 800B/s (KB = 1000 bytes)",
+            by: ScenarioValue.bandwidthBytesPerSecond)
         guard bytes > 0 else {
             throw line.error("“\(key)” must be at least 1B/s, found \(ScenarioLine.quote(value))")
         }
         guard bytes <= ScenarioReader.maximumBandwidth else {
-            throw line.error("“\(key)” may be at most 10000MB/s, found \(ScenarioLine.quote(value))")
+            throw aboveMaximum(value, key: key, on: line, maximum: "10000MB/s")
         }
         return bytes
     }
 
     /// A percentage value of a key, in per mille.
     func percentage(_ value: String, key: String, on line: ScenarioLine) throws(ScenarioError) -> Int {
-        let expected = "a percentage like 2% or 0.5% (at most one decimal)"
-        try requireValue(value, key: key, on: line, expected: expected)
-        guard let perMille = ScenarioValue.percentPerMille(value) else {
-            throw line.error("expected \(expected) for “\(key)”, found \(ScenarioLine.quote(value))")
-        }
-        guard perMille <= 1000 else {
-            throw line.error("“\(key)” may be at most 100%, found \(ScenarioLine.quote(value))")
-        }
+        let perMille = try parsed(
+            value, key: key, on: line, expected: "a percentage like 2% or 0.5% (at most one decimal)",
+            by: ScenarioValue.percentPerMille)
+        guard perMille <= 1000 else { throw aboveMaximum(value, key: key, on: line, maximum: "100%") }
         return perMille
     }
 }

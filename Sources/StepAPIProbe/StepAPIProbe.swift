@@ -95,10 +95,12 @@ final class ProbeOperation: Operation, @unchecked Sendable {
         // The articles' blocking download, and the one its operation can cancel.
         let blocking: Data? = Network.shared.data(contentsOf: url)
         let cancellable = try? Network.shared.data(from: url, cancellingWith: self)
-        guard let data = blocking ?? cancellable, let image = Image(data: data) else { return }
+        var resumeData: ResumeData?
+        let resumed = try? Network.shared.data(from: url, cancellingWith: self, resumeData: &resumeData)
+        guard let data = blocking ?? cancellable ?? resumed, let image = Image(data: data) else { return }
         let fitted = Image(data: data, fittingPixels: image.bitmap.width, image.bitmap.height)
         _ = (fitted?.applyingSepia(intensity: 0.8).cost, isExecuting, isFinished, isReady)
-        let kinds: [Image.Kind] = [.poster, .placeholder]
+        let kinds: [Image.Kind] = [.poster, .placeholder, .failure]
         _ = kinds.contains(image.kind)
     }
 

@@ -126,7 +126,7 @@ enum LiveDrawing {
             switch image?.kind {
             case .poster: shows = .image
             case .placeholder: shows = .placeholder
-            case .failed: shows = .failed
+            case .failure: shows = .failed
             case nil: shows = .nothing
             }
             return TableFrame.Row(

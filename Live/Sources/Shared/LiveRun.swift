@@ -280,7 +280,7 @@ final class LiveRun {
             let shows: String
             switch image?.kind {
             case .poster: shows = "image"
-            case .failed: shows = "failed"
+            case .failure: shows = "failed"
             case .placeholder, nil: shows = "placeholder"
             }
             return LiveReport.ScreenRow(

@@ -11,7 +11,7 @@ import struct Values.IndexPath
 public final class Image: Sendable {
     /// What kind of picture this is.
     public enum Kind: Sendable {
-        case poster, placeholder, failed
+        case poster, placeholder, failure
     }
 
     /// How a poster was made from its PNG bytes, so that a judge can make the row's own poster the same
@@ -75,7 +75,7 @@ public final class Image: Sendable {
     public var cost: Int { bitmap.rgba.count }
 
     /// Whether this is what a row shows when it is done: a filtered poster, or the failure image.
-    var isFinal: Bool { kind == .failed || (kind == .poster && recipe.sepia != nil) }
+    var isFinal: Bool { kind == .failure || (kind == .poster && recipe.sepia != nil) }
 
     /// The same picture in sepia at `intensity` (0…1).
     public func applyingSepia(intensity: Double) -> Image {
@@ -91,7 +91,7 @@ public final class Image: Sendable {
         bitmap: Bitmap(width: 1, height: 1, rgba: [200, 200, 200, 255]), kind: .placeholder)
     /// The picture shown when a poster cannot be had.
     public static let failed = Image(
-        bitmap: Bitmap(width: 1, height: 1, rgba: [90, 0, 0, 255]), kind: .failed)
+        bitmap: Bitmap(width: 1, height: 1, rgba: [90, 0, 0, 255]), kind: .failure)
 }
 
 /// Shows an image in a cell.

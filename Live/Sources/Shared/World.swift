@@ -42,6 +42,16 @@ public final class Network: Sendable {
         return data
     }
 
+    /// As `data(from:cancellingWith:)`, with the simulator's signature for resuming. The live network keeps
+    /// no resume data: it ignores what `resumeData` holds, downloads the whole body every time, and leaves
+    /// `resumeData` nil, so a retry after a transfer cut short downloads the whole poster again.
+    public func data(
+        from url: URL, cancellingWith operation: Operation, resumeData: inout ResumeData?
+    ) throws(NetworkError) -> Data {
+        resumeData = nil
+        return try data(from: url, cancellingWith: operation)
+    }
+
     /// What a data task answered, handed from URLSession's thread to the waiting one.
     private final class Answer: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
