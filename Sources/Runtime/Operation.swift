@@ -45,8 +45,8 @@ open class Operation: @unchecked Sendable {
     weak var queue: OperationQueue?
     /// Order of addition, the tie-breaker among equal priorities.
     var additionOrder: UInt64 = 0
-    /// The thread whose turn handed the operation to a worker, and that turn's number.
-    var handedOut: (thread: ObjectIdentifier, turn: UInt64)?
+    /// The thread whose turn handed the operation to a worker (its `number`), and that turn's number.
+    var handedOut: (thread: Int, turn: UInt64)?
     /// Whether the thread that handed the operation to a worker cancelled it in the same turn, before the
     /// worker could begin: a race on real threads, where the worker may already be running `main()`.
     package private(set) var wasCancelledAsHandedOut = false
@@ -82,7 +82,7 @@ open class Operation: @unchecked Sendable {
         guard !isCancelled, !isFinished else { return }
         isCancelled = true
         if let handedOut, !isExecuting, let thread = SimulatedThread.current {
-            wasCancelledAsHandedOut = handedOut == (ObjectIdentifier(thread), thread.turns)
+            wasCancelledAsHandedOut = handedOut == (thread.number, thread.turns)
         }
         let handlers = cancellationHandlers
         cancellationHandlers = []

@@ -136,7 +136,7 @@ public final class OperationQueue: @unchecked Sendable {
             let operation = waiting.remove(at: best)
             running.append(operation)
             if let thread = SimulatedThread.current {
-                operation.handedOut = (ObjectIdentifier(thread), thread.turns)
+                operation.handedOut = (thread.number, thread.turns)
             }
             idleWorker().assign(operation)
         }
