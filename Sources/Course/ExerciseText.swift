@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// An exercise's words, as its item in a chapter's "### Exercises" list of Walkthrough.md says them
@@ -232,9 +233,18 @@ struct ExerciseTexts: Sendable {
     }
 
     static func read(package: WorkbookPackage) throws -> ExerciseTexts {
-        guard let markdown = try? String(contentsOf: file(of: package), encoding: .utf8) else {
+        let path = file(of: package).path
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(path, as: .walkthrough)
+        } catch {
             throw CourseError(
-                "cannot read \(file(of: package).path), where the exercises' titles and tasks are written "
+                "cannot read \(path) (\(error)), where the exercises' titles and tasks are written "
+                    + "(git checkout Walkthrough.md puts it back)")
+        }
+        guard let markdown = String(validating: bytes, as: UTF8.self) else {
+            throw CourseError(
+                "\(path) is not UTF-8 text, where the exercises' titles and tasks are written "
                     + "(git checkout Walkthrough.md puts it back)")
         }
         return ExerciseTexts(items: WalkthroughExercises.parse(markdown))

@@ -24,6 +24,8 @@ package enum BoundedFile {
         case smallFile
         /// A step's `--trace` file, read back by `Course`: 64 MB. A built-in scenario writes under 1 MB.
         case trace
+        /// The walkthrough, where `Course` reads each exercise's title and task: 4 MB, many times its size.
+        case walkthrough
 
         /// The most bytes a file of this kind may hold.
         package var maximumBytes: Int {
@@ -34,6 +36,7 @@ package enum BoundedFile {
             case .cacheEntry: return 16_001_000
             case .smallFile: return 4096
             case .trace: return 64_000_000
+            case .walkthrough: return 4_000_000
             }
         }
 
@@ -46,6 +49,7 @@ package enum BoundedFile {
             case .cacheEntry: return "a cache entry"
             case .smallFile: return "this file"
             case .trace: return "a trace"
+            case .walkthrough: return "the walkthrough"
             }
         }
     }

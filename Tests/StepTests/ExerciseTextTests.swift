@@ -147,13 +147,32 @@ struct ExerciseTextTests {
         #expect(problems.contains { $0.hasPrefix(expected) }, "\(problems)")
     }
 
-    @Test("A package without its walkthrough is refused in one line that names the file")
-    func missingWalkthrough() throws {
-        let folder = try StepFixtures.folder("no-walkthrough")
+    /// What stands where the walkthrough belongs.
+    enum HostileWalkthrough: String, CaseIterable, Sendable {
+        case missing = "nothing"
+        case fifo = "a FIFO nobody writes to"
+        case huge = "a sparse file of 5 GB"
+        case notUTF8 = "bytes that are not UTF-8"
+    }
+
+    @Test(
+        "A package whose walkthrough is missing, a FIFO, too big or not text is refused in one line naming it",
+        arguments: HostileWalkthrough.allCases)
+    func hostileWalkthrough(_ kind: HostileWalkthrough) throws {
+        let folder = try StepFixtures.folder("hostile-walkthrough")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let error = try #require(throws: CourseError.self) {
+        let path = folder.appendingPathComponent("Walkthrough.md").path
+        switch kind {
+        case .missing: break
+        case .fifo: #expect(mkfifo(path, 0o600) == 0)
+        case .huge:
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+            #expect(truncate(path, 5_000_000_000) == 0)
+        case .notUTF8: try Data([0xff, 0xfe, 0x23, 0x0a]).write(to: URL(fileURLWithPath: path))
+        }
+        let error = try #require(throws: CourseError.self, "\(kind.rawValue)") {
             try ExerciseTexts.read(package: WorkbookPackage(folder: folder))
         }
-        #expect(error.description.contains("Walkthrough.md") && !error.description.contains("\n"))
+        #expect(error.description.contains("Walkthrough.md") && !error.description.contains("\n"), "\(error)")
     }
 }
