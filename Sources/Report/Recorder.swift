@@ -151,8 +151,7 @@ package final class Recorder {
         guard isLive else { return }
         metrics.operationsCancelled += 1
         if operation.wasCancelledAsHandedOut, let thread = SimulatedThread.current {
-            let name = operation.name ?? String(describing: type(of: operation))
-            event(.operationCancelledAsHandedOut(operation: name, thread: thread.name))
+            event(.operationCancelledAsHandedOut(operation: operation.traceName, thread: thread.name))
         }
     }
 

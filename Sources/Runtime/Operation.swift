@@ -31,6 +31,8 @@ open class Operation: @unchecked Sendable {
     public var queuePriority: QueuePriority = .normal
     /// A name for traces and debugging.
     public var name: String?
+    /// The name traces give the operation: its `name`, else its type's.
+    package var traceName: String { name ?? String(describing: type(of: self)) }
     /// Whether the trace records this operation's start and end. The cooperative pool turns it off for
     /// its jobs: how many jobs a task is cut into depends on how the compiler optimised its `await`s.
     package var isTraced = true

@@ -204,7 +204,7 @@ public final class OperationQueue: @unchecked Sendable {
                     continue
                 }
                 thread.runningOperation = operation
-                let name = operation.name ?? String(describing: type(of: operation))
+                let name = operation.traceName
                 if operation.isTraced { host.operationStarted(name, thread: thread.name) }
                 operation.start()
                 if operation.isTraced {

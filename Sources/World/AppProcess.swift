@@ -56,9 +56,7 @@ final class AppProcess {
         queues.flatMap { queue in
             queue.operations.filter(\.isTraced).map { operation in
                 let state = operation.isExecuting ? "running" : queue.isSuspended ? "suspended" : "waiting"
-                return (
-                    operation.name ?? String(describing: type(of: operation)), queue.name ?? "queue", state
-                )
+                return (operation.traceName, queue.name ?? "queue", state)
             }
         }
     }
