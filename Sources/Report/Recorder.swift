@@ -150,7 +150,7 @@ package final class Recorder {
     package func operationCancelled(_ operation: Operation) {
         guard isLive else { return }
         metrics.operationsCancelled += 1
-        if operation.wasCancelledAsHandedOut, let thread = SimulatedThread.current {
+        if operation.isTraced, operation.wasCancelledAsHandedOut, let thread = SimulatedThread.current {
             event(.operationCancelledAsHandedOut(operation: operation.traceName, thread: thread.name))
         }
     }
